@@ -1,0 +1,397 @@
+"""Mapping tables: YAML files under mappings/ -> one MappingTable.
+
+Each ``mappings/<library>.yaml`` holds rows grouped by section::
+
+    schema: 1
+    library: runtime
+    title: CUDA Runtime API
+    source: where the facts come from
+    sections:
+      Memory Management:
+        cudaMalloc: {hip: hipMalloc, kind: function, status: supported, hip_added: "1.5.0"}
+
+``*.curated.yaml`` files are hand-written additions and fixes with the same
+schema; a curated row that replaces a generated one must say ``override: true``.
+``includes.yaml`` maps header names.  Schema errors and duplicate keys are
+rejected with file:line.  Loading is cached by content hash (see table_cache).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .versions import Version, is_version, parse_version
+
+SCHEMA_VERSION = 1
+
+KINDS = frozenset({"function", "type", "enum", "macro", "namespace", "variable"})
+STATUSES = frozenset({"supported", "unsupported", "deprecated", "removed", "experimental"})
+VERSION_FIELDS = (
+    "cuda_added",
+    "cuda_deprecated",
+    "cuda_changed",
+    "cuda_removed",
+    "hip_added",
+    "hip_deprecated",
+    "hip_changed",
+    "hip_removed",
+    "hip_experimental",
+    "roc_added",
+    "roc_deprecated",
+    "roc_changed",
+    "roc_removed",
+    "roc_experimental",
+)
+TEXT_FIELDS = ("hip", "roc", "kind", "status", "note", "hint", "header")
+ROW_FIELDS = frozenset(TEXT_FIELDS + VERSION_FIELDS + ("override",))
+HEADER_FIELDS = frozenset({"hip", "roc", "library", "status", "note", "hint", "hip_added", "override"})
+FILE_FIELDS = frozenset({"schema", "library", "title", "source", "sections", "headers", "note"})
+
+
+class TableError(Exception):
+    """A mapping file is malformed; the message starts with file:line."""
+
+
+class Row(NamedTuple):
+    """One CUDA name and what it becomes.  A NamedTuple so the cache loads fast."""
+
+    cuda: str
+    hip: str | None
+    kind: str
+    library: str
+    status: str
+    section: str = ""
+    roc: str | None = None
+    note: str = ""
+    hint: str = ""
+    header: str = ""
+    cuda_added: str = ""
+    cuda_deprecated: str = ""
+    cuda_changed: str = ""
+    cuda_removed: str = ""
+    hip_added: str = ""
+    hip_deprecated: str = ""
+    hip_changed: str = ""
+    hip_removed: str = ""
+    hip_experimental: str = ""
+    roc_added: str = ""
+    roc_deprecated: str = ""
+    roc_changed: str = ""
+    roc_removed: str = ""
+    roc_experimental: str = ""
+    origin: str = ""  # "file:line" of the row, for messages
+
+    def hip_added_version(self) -> Version | None:
+        return parse_version(self.hip_added) if self.hip_added else None
+
+
+class HeaderRow(NamedTuple):
+    cuda: str
+    hip: str | None
+    library: str
+    status: str
+    roc: str | None = None
+    note: str = ""
+    hint: str = ""
+    hip_added: str = ""
+    origin: str = ""
+
+
+@dataclass
+class LibraryInfo:
+    name: str
+    title: str
+    source: str
+    files: list[str] = field(default_factory=list)
+
+
+@dataclass
+class MappingTable:
+    names: dict[str, Row]
+    headers: dict[str, HeaderRow]
+    libraries: dict[str, LibraryInfo]
+    digest: str
+
+    def lookup(self, name: str) -> Row | None:
+        return self.names.get(name)
+
+    def newest_hip_version(self) -> Version:
+        """The newest HIP version any row mentions: the default target."""
+        newest: Version = (0, 0, 0)
+        for row in self.names.values():
+            for value in (row.hip_added, row.hip_changed, row.hip_deprecated):
+                if value:
+                    newest = max(newest, parse_version(value))
+        return newest
+
+
+# --------------------------------------------------------------------------- YAML
+
+
+def _loader_class() -> type[Any]:
+    import yaml
+
+    base: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class StrictLoader(base):  # type: ignore[misc, valid-type]
+        """Safe loader that rejects duplicate keys and records line numbers."""
+
+    def construct_mapping(loader: Any, node: Any, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, int] = {}
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                raise TableError(
+                    f"{key_node.start_mark.name}:{line}: duplicate key {key!r} "
+                    f"(first at line {seen[key]})"
+                )
+            seen[key] = line
+            result[key] = loader.construct_object(value_node, deep=deep)
+        result["__line__"] = node.start_mark.line + 1
+        return result
+
+    StrictLoader.add_constructor(
+        yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping
+    )
+    return StrictLoader
+
+
+def _read_yaml(path: Path, loader: type[Any]) -> Any:
+    import yaml
+
+    text = path.read_text(encoding="utf-8")
+    try:
+        ldr = loader(text)
+        ldr.name = str(path)
+        try:
+            return ldr.get_single_data()
+        finally:
+            ldr.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        line = mark.line + 1 if mark is not None else 0
+        raise TableError(f"{path}:{line}: invalid YAML: {exc.problem}") from None
+    except yaml.YAMLError as exc:
+        raise TableError(f"{path}:0: invalid YAML: {exc}") from None
+
+
+def _line(mapping: Mapping[str, Any]) -> int:
+    return int(mapping.get("__line__", 0))
+
+
+def _text(value: Any, where: str, key: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise TableError(f"{where}: field {key!r} must be a string")
+    return str(value)
+
+
+def _check_version(value: str, where: str, key: str) -> None:
+    if value and not is_version(value):
+        raise TableError(f"{where}: field {key!r} is not a version: {value!r}")
+
+
+def _parse_row(
+    name: Any, data: Any, library: str, section: str, path: Path, parent_line: int
+) -> tuple[Row, bool]:
+    if not isinstance(name, str) or not name:
+        raise TableError(f"{path}:{parent_line}: row key must be a CUDA name, got {name!r}")
+    if not isinstance(data, dict):
+        raise TableError(f"{path}:{parent_line}: row {name!r} must be a mapping")
+    where = f"{path}:{_line(data)}"
+    unknown = set(data) - ROW_FIELDS - {"__line__"}
+    if unknown:
+        raise TableError(f"{where}: row {name!r} has unknown field(s): {', '.join(sorted(unknown))}")
+    values: dict[str, Any] = {}
+    for key in TEXT_FIELDS + VERSION_FIELDS:
+        values[key] = _text(data.get(key), where, key)
+    for key in VERSION_FIELDS:
+        _check_version(values[key], where, key)
+    kind = values["kind"]
+    if kind not in KINDS:
+        raise TableError(f"{where}: row {name!r}: kind must be one of {sorted(KINDS)}, got {kind!r}")
+    hip = values["hip"] or None
+    status = values["status"] or ("supported" if hip else "unsupported")
+    if status not in STATUSES:
+        raise TableError(f"{where}: row {name!r}: status must be one of {sorted(STATUSES)}")
+    if (status == "unsupported") != (hip is None):
+        raise TableError(
+            f"{where}: row {name!r}: status {status!r} contradicts hip {hip!r} "
+            "(a row is 'unsupported' exactly when it has no HIP name)"
+        )
+    override = data.get("override", False)
+    if not isinstance(override, bool):
+        raise TableError(f"{where}: row {name!r}: override must be true or false")
+    row = Row(
+        cuda=name,
+        hip=hip,
+        kind=kind,
+        library=library,
+        status=status,
+        section=section,
+        roc=values["roc"] or None,
+        note=values["note"],
+        hint=values["hint"],
+        header=values["header"],
+        origin=where,
+        **{key: values[key] for key in VERSION_FIELDS},
+    )
+    return row, override
+
+
+def _parse_headers(doc: dict[str, Any], path: Path, out: dict[str, tuple[HeaderRow, bool]]) -> None:
+    headers = doc.get("headers")
+    if not isinstance(headers, dict):
+        raise TableError(f"{path}:{_line(doc)}: 'headers' must be a mapping")
+    for name, data in headers.items():
+        if name == "__line__":
+            continue
+        if not isinstance(data, dict):
+            raise TableError(f"{path}:{_line(headers)}: header {name!r} must be a mapping")
+        where = f"{path}:{_line(data)}"
+        unknown = set(data) - HEADER_FIELDS - {"__line__"}
+        if unknown:
+            raise TableError(f"{where}: header {name!r} has unknown field(s): {', '.join(sorted(unknown))}")
+        hip = _text(data.get("hip"), where, "hip") or None
+        status = _text(data.get("status"), where, "status") or ("supported" if hip else "unsupported")
+        if status not in STATUSES:
+            raise TableError(f"{where}: header {name!r}: bad status {status!r}")
+        hip_added = _text(data.get("hip_added"), where, "hip_added")
+        _check_version(hip_added, where, "hip_added")
+        row = HeaderRow(
+            cuda=str(name),
+            hip=hip,
+            library=_text(data.get("library"), where, "library"),
+            status=status,
+            roc=_text(data.get("roc"), where, "roc") or None,
+            note=_text(data.get("note"), where, "note"),
+            hint=_text(data.get("hint"), where, "hint"),
+            hip_added=hip_added,
+            origin=where,
+        )
+        _merge(out, row.cuda, row, bool(data.get("override", False)), where, "header")
+
+
+def _merge(out: dict[str, Any], key: str, row: Any, override: bool, where: str, what: str) -> None:
+    if key in out:
+        previous, _ = out[key]
+        if not override:
+            raise TableError(
+                f"{where}: duplicate {what} {key!r} (already defined at {previous.origin}); "
+                "add 'override: true' if this row is meant to replace it"
+            )
+    elif override:
+        raise TableError(f"{where}: {what} {key!r} says override but replaces nothing")
+    out[key] = (row, override)
+
+
+def mapping_files(directory: Path) -> list[Path]:
+    """Generated files first, curated after, so curated rows can override."""
+    files = sorted(p for p in directory.glob("*.yaml") if p.is_file())
+    return [p for p in files if not p.name.endswith(".curated.yaml")] + [
+        p for p in files if p.name.endswith(".curated.yaml")
+    ]
+
+
+def content_digest(files: Iterable[Path]) -> str:
+    h = hashlib.sha256(f"schema{SCHEMA_VERSION}".encode())
+    for path in files:
+        h.update(path.name.encode() + b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
+    """Parse and validate every YAML file of a mappings folder (no cache)."""
+    files = mapping_files(directory)
+    if not files:
+        raise TableError(f"{directory}:0: no mapping files (*.yaml) found")
+    loader = _loader_class()
+    rows: dict[str, tuple[Row, bool]] = {}
+    headers: dict[str, tuple[HeaderRow, bool]] = {}
+    libraries: dict[str, LibraryInfo] = {}
+    for path in files:
+        doc = _read_yaml(path, loader)
+        if not isinstance(doc, dict):
+            raise TableError(f"{path}:1: a mapping file must be a YAML mapping")
+        unknown = set(doc) - FILE_FIELDS - {"__line__"}
+        if unknown:
+            raise TableError(f"{path}:1: unknown top-level field(s): {', '.join(sorted(unknown))}")
+        if doc.get("schema") != SCHEMA_VERSION:
+            raise TableError(f"{path}:1: 'schema' must be {SCHEMA_VERSION}, got {doc.get('schema')!r}")
+        if "headers" in doc:
+            _parse_headers(doc, path, headers)
+        if "sections" not in doc:
+            if "headers" not in doc:
+                raise TableError(f"{path}:1: file has neither 'sections' nor 'headers'")
+            continue
+        library = doc.get("library")
+        if not isinstance(library, str) or not library:
+            raise TableError(f"{path}:1: 'library' must name the CUDA library (e.g. runtime)")
+        info = libraries.setdefault(
+            library, LibraryInfo(library, str(doc.get("title", library)), str(doc.get("source", "")))
+        )
+        info.files.append(path.name)
+        sections = doc["sections"]
+        if not isinstance(sections, dict):
+            raise TableError(f"{path}:{_line(doc)}: 'sections' must be a mapping of section -> rows")
+        for section, section_rows in sections.items():
+            if section == "__line__":
+                continue
+            if not isinstance(section_rows, dict):
+                raise TableError(f"{path}:{_line(sections)}: section {section!r} must map names to rows")
+            for name, data in section_rows.items():
+                if name == "__line__":
+                    continue
+                row, override = _parse_row(name, data, library, str(section), path, _line(section_rows))
+                _merge(rows, name, row, override, row.origin, "CUDA name")
+    names = {key: row for key, (row, _) in rows.items()}
+    _check_idempotent(names)
+    return MappingTable(
+        names=names,
+        headers={key: row for key, (row, _) in headers.items()},
+        libraries=libraries,
+        digest=digest or content_digest(files),
+    )
+
+
+def _check_idempotent(names: Mapping[str, Row]) -> None:
+    """A HIP name must not itself be a CUDA name that maps elsewhere.
+
+    Otherwise translating twice would rename again and the tool would not be
+    idempotent.
+    """
+    for row in names.values():
+        for target in (row.hip, row.roc):
+            if target and target != row.cuda:
+                other = names.get(target)
+                if other is not None and other.hip not in (None, target):
+                    raise TableError(
+                        f"{row.origin}: {row.cuda} -> {target}, but {target} is itself mapped "
+                        f"to {other.hip} at {other.origin}: translation would not be idempotent"
+                    )
+
+
+def default_mappings_dir() -> Path:
+    """The tables shipped with the package (or the checkout's mappings/ folder)."""
+    override = os.environ.get("HIPIFY_PY_MAPPINGS")
+    if override:
+        return Path(override)
+    try:
+        from importlib.resources import files
+
+        shipped = Path(str(files("hipify_py.mappings")))
+        if (shipped / "runtime.yaml").is_file():
+            return shipped
+    except ModuleNotFoundError:
+        pass
+    return Path(__file__).resolve().parent.parent / "mappings"

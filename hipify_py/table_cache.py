@@ -1,0 +1,75 @@
+"""Fast loading of the mapping table: a pickle keyed by the YAML content hash.
+
+Parsing ~10,000 YAML rows costs most of a second; a pre-commit hook cannot pay
+that on every run.  The compiled table is stored under the user cache folder
+(``$HIPIFY_PY_CACHE_DIR``, else ``$XDG_CACHE_HOME/hipify-py``, else
+``~/.cache/hipify-py``) as ``table-<sha256>.pickle``, written atomically.  A
+cache file that cannot be read or does not match is ignored and rebuilt.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import tempfile
+from pathlib import Path
+
+from .table import MappingTable, content_digest, default_mappings_dir, load_directory, mapping_files
+
+_MEMO: dict[tuple[str, str], MappingTable] = {}
+
+
+def cache_dir() -> Path:
+    explicit = os.environ.get("HIPIFY_PY_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "hipify-py"
+
+
+def load_table(directory: Path | None = None, use_cache: bool = True) -> MappingTable:
+    """Load (and cache) the mapping table of ``directory`` (default: the shipped tables)."""
+    directory = directory or default_mappings_dir()
+    files = mapping_files(directory)
+    digest = content_digest(files)
+    key = (str(directory), digest)
+    if key in _MEMO:
+        return _MEMO[key]
+    table = _read_cache(digest) if use_cache else None
+    if table is None:
+        table = load_directory(directory, digest=digest)
+        if use_cache:
+            _write_cache(table)
+    _MEMO[key] = table
+    return table
+
+
+def _cache_file(digest: str) -> Path:
+    return cache_dir() / f"table-{digest}.pickle"
+
+
+def _read_cache(digest: str) -> MappingTable | None:
+    try:
+        with open(_cache_file(digest), "rb") as handle:
+            table = pickle.load(handle)
+    except Exception:  # missing, truncated or from another version: rebuild
+        return None
+    if not isinstance(table, MappingTable) or table.digest != digest:
+        return None
+    return table
+
+
+def _write_cache(table: MappingTable) -> None:
+    target = _cache_file(table.digest)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".table-", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(table, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass  # a read-only home is no reason to fail; we just load slower

@@ -1,0 +1,120 @@
+"""Command line: flags -> Options -> runner -> rendering -> exit code.
+
+Exit codes: 0 ok; 1 --check found work (or unsupported APIs remain with
+--strict / --check); 2 usage or I/O error.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+_TRANSLATE_HELP = """Translate CUDA sources to HIP.
+
+PATHS are files or folders (searched recursively, honouring .gitignore).
+By default files are rewritten in place; see the write modes below.
+
+\b
+Examples:
+  hipify-py src/                       translate a tree in place
+  hipify-py kernel.cu --stdout         print one translated file
+  hipify-py src/ --diff                show what would change
+  hipify-py src/ --check               CI: exit 1 if anything would change
+  hipify-py src/ -o hip-src/           write a translated copy of the tree
+
+\b
+Exit codes: 0 ok; 1 --check found work, or unsupported CUDA APIs remain
+with --strict; 2 usage or I/O error (other files are still processed).
+"""
+
+
+class _Main(click.Group):
+    """``hipify-py PATHS...`` runs the translate command; ``hipify-py NAME ...``
+    runs subcommand NAME."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] in ("--help", "-h"):
+            return super().parse_args(ctx, args)
+        if args and args[0] == "--version":
+            click.echo(f"hipify-py {__version__}")
+            ctx.exit(0)
+        if not args or args[0] not in self.commands:
+            args = ["translate", *args]
+        return super().parse_args(ctx, args)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        translate_cmd = self.commands["translate"]
+        sub_ctx = click.Context(translate_cmd, info_name=ctx.info_name, parent=None)
+        translate_cmd.format_help(sub_ctx, formatter)
+        self.format_commands(ctx, formatter)
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """hipify-py: translate CUDA source code to HIP."""
+
+
+@cli.command(
+    "translate",
+    help=_TRANSLATE_HELP,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--stdout", "to_stdout", is_flag=True, help="Print the translation of one file to stdout.")
+@click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff; write nothing.")
+@click.option("--check", is_flag=True,
+              help="Write nothing; exit 1 if any file would change or unsupported APIs remain.")
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path),
+              help="Write translations into DIR, mirroring the input tree (in place otherwise).")
+@click.option("--copy-all", is_flag=True,
+              help="With --output-dir, also copy files that are not translated.")
+@click.option("--backup", is_flag=True, help="In place: keep the original as FILE.orig.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default="number of cores",
+              help="Worker processes (one file always runs in this process).")
+@click.option("-q", "--quiet", is_flag=True, help="Print only errors.")
+@click.option("-v", "--verbose", is_flag=True, help="Also print informational diagnostics.")
+@click.option("--stats", is_flag=True,
+              help="Print converted references by library and kind, unconverted names, lines changed.")
+@click.option("--report-format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: print one JSON report (files, diagnostics, stats) on stdout.")
+@click.option("--strict", is_flag=True, help="Exit 1 when unsupported CUDA APIs remain.")
+@click.option("--exclude", multiple=True, metavar="GLOB",
+              help="Skip paths matching GLOB (gitignore syntax); repeatable.")
+@click.option("--extensions", metavar="LIST",
+              help="Comma-separated file extensions to translate "
+              "[default: .cu,.cuh,.cpp,.cc,.cxx,.c,.h,.hpp,.hh,.inl,.inc].")
+@click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
+@click.option("--hip-version", metavar="X.Y",
+              help="Target HIP version; newer HIP APIs are not emitted [default: newest in the tables].")
+@click.option("--roc", is_flag=True, help="Use rocBLAS/rocSPARSE/rocRAND/rocSOLVER/MIOpen names where known.")
+@click.option("--launch-syntax", type=click.Choice(["keep", "hip"]), default="keep", show_default=True,
+              help="keep <<<...>>> launches, or rewrite them to hipLaunchKernelGGL.")
+@click.option("--rewrite-strings", is_flag=True, help="Also rename CUDA names inside string literals.")
+@click.option("--no-runtime-include", is_flag=True,
+              help="Never insert #include <hip/hip_runtime.h>.")
+@click.option("--select", metavar="CODES", help="Report only these diagnostic codes (comma-separated prefixes).")
+@click.option("--ignore", metavar="CODES", help="Never report these diagnostic codes (comma-separated prefixes).")
+@click.option("--mappings", "mappings_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Use the mapping tables in DIR instead of the shipped ones.")
+def translate_command(paths: tuple[Path, ...], **flags: Any) -> None:
+    from .cli_translate import run_translate
+
+    sys.exit(run_translate(list(paths), flags))
+
+
+def main() -> None:
+    # A closed stdout (e.g. piped into `head`) is not an error worth a traceback.
+    try:
+        cli(prog_name="hipify-py")
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(EXIT_ERROR)

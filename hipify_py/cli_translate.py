@@ -1,0 +1,194 @@
+"""The translate command: options from flags, discovery, the run, the output."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .files import DEFAULT_EXTENSIONS, DiscoveryError, discover
+from .options import Options
+from .render import Summary, format_diagnostic, print_summary, report_json, visible
+from .runner import FileReport, Job, Mode, Status, run
+from .table import TableError
+from .table_cache import load_table
+from .versions import parse_version
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+_PROGRESS_MIN_FILES = 50
+
+
+def _fail(message: str) -> int:
+    click.echo(f"hipify-py: error: {message}", err=True)
+    return EXIT_ERROR
+
+
+def _codes(value: str | None) -> frozenset[str]:
+    return frozenset(c.strip().upper() for c in (value or "").split(",") if c.strip())
+
+
+def _mode(flags: dict[str, Any]) -> Mode | str:
+    chosen = [
+        name
+        for name, on in (
+            ("--stdout", flags["to_stdout"]),
+            ("--diff", flags["show_diff"]),
+            ("--output-dir", flags["output_dir"] is not None),
+        )
+        if on
+    ]
+    if len(chosen) > 1:
+        return f"{' and '.join(chosen)} cannot be combined"
+    if flags["check"] and (flags["to_stdout"] or flags["output_dir"] is not None):
+        return "--check cannot be combined with --stdout or --output-dir"
+    if flags["show_diff"]:
+        return Mode.DIFF  # --diff --check: show the diff and exit 1 if there is one
+    if flags["check"]:
+        return Mode.CHECK
+    if flags["to_stdout"]:
+        return Mode.STDOUT
+    if flags["output_dir"] is not None:
+        return Mode.OUTPUT_DIR
+    return Mode.IN_PLACE
+
+
+def build_options(flags: dict[str, Any]) -> Options | str:
+    hip_version = None
+    if flags["hip_version"]:
+        try:
+            hip_version = parse_version(flags["hip_version"])
+        except ValueError as exc:
+            return f"--hip-version: {exc}"
+    return Options(
+        hip_version=hip_version,
+        roc=flags["roc"],
+        launch_syntax=flags["launch_syntax"],
+        rewrite_strings=flags["rewrite_strings"],
+        insert_runtime_include=not flags["no_runtime_include"],
+        select=_codes(flags["select"]),
+        ignore=_codes(flags["ignore"]),
+    )
+
+
+def run_translate(paths: list[Path], flags: dict[str, Any]) -> int:
+    if not paths:
+        return _fail("no paths given (try: hipify-py src/, or hipify-py --help)")
+    mode = _mode(flags)
+    if not isinstance(mode, Mode):
+        return _fail(mode)
+    options = build_options(flags)
+    if isinstance(options, str):
+        return _fail(options)
+    if flags["backup"] and mode is not Mode.IN_PLACE:
+        return _fail("--backup only applies when translating in place")
+    if flags["copy_all"] and mode is not Mode.OUTPUT_DIR:
+        return _fail("--copy-all needs --output-dir")
+    extensions = DEFAULT_EXTENSIONS
+    if flags["extensions"]:
+        extensions = tuple(e.strip() for e in flags["extensions"].split(",") if e.strip())
+    try:
+        discovery = discover(
+            paths,
+            extensions=extensions,
+            excludes=flags["exclude"],
+            use_gitignore=not flags["no_gitignore"],
+            output_dir=flags["output_dir"],
+            copy_other=flags["copy_all"],
+        )
+    except DiscoveryError as exc:
+        return _fail(str(exc))
+    for problem in discovery.missing:
+        click.echo(f"hipify-py: error: {problem}", err=True)
+    for problem in discovery.problems:
+        click.echo(f"hipify-py: warning: {problem}", err=True)
+    targets = discovery.targets
+    if mode is Mode.STDOUT and len(targets) != 1:
+        return _fail(f"--stdout needs exactly one file; {len(targets)} found")
+    try:
+        table = load_table(flags["mappings_dir"])
+    except TableError as exc:
+        return _fail(f"mapping tables: {exc}")
+    except OSError as exc:
+        return _fail(f"mapping tables: {exc}")
+    verbosity = -1 if flags["quiet"] else (1 if flags["verbose"] else 0)
+    as_json = flags["report_format"] == "json"
+    job = Job(mode=mode, options=options, backup=flags["backup"])
+    summary = Summary()
+    summary.problems.extend(discovery.missing)
+    reports: list[FileReport] = []
+    for report in _with_progress(run(targets, job, table, flags["jobs"]), len(targets), verbosity):
+        summary.add(report)
+        if as_json:
+            reports.append(report)
+        _emit(report, mode, verbosity, as_json)
+    _copy_other(discovery.extra_copies, summary)
+    if as_json:
+        stream = sys.stderr if mode is Mode.STDOUT else sys.stdout
+        stream.write(report_json(reports, summary))
+    elif verbosity >= 0 and mode is not Mode.STDOUT:
+        print_summary(summary, sys.stderr, mode=mode.value, stats=flags["stats"])
+    elif flags["stats"]:
+        print_summary(summary, sys.stderr, mode=mode.value, stats=True)
+    return _exit_code(summary, mode, flags["check"], flags["strict"], bool(discovery.missing))
+
+
+def _emit(report: FileReport, mode: Mode, verbosity: int, as_json: bool) -> None:
+    if report.status is Status.ERROR:
+        click.echo(f"{report.display}: error: {report.error}", err=True)
+    if not as_json:
+        for diagnostic in report.diagnostics:
+            if visible(diagnostic, verbosity):
+                click.echo(format_diagnostic(report.display, diagnostic), err=True)
+    if mode is Mode.STDOUT and report.output is not None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(report.output)
+        sys.stdout.buffer.flush()
+    elif mode is Mode.DIFF and report.diff and not as_json:
+        sys.stdout.write(report.diff)
+    elif verbosity > 0 and report.written and report.status is Status.CHANGED:
+        click.echo(f"translated {report.display}", err=True)
+    elif mode is Mode.CHECK and report.status is Status.CHANGED and verbosity >= 0:
+        click.echo(f"would translate {report.display}", err=True)
+
+
+def _copy_other(copies: list[tuple[Path, Path]], summary: Summary) -> None:
+    import shutil
+
+    for source, target in copies:
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+        except OSError as exc:
+            summary.problems.append(f"{source}: cannot copy to {target}: {exc.strerror or exc}")
+            click.echo(f"{source}: error: cannot copy to {target}: {exc.strerror or exc}", err=True)
+
+
+def _with_progress(reports: Any, total: int, verbosity: int) -> Any:
+    if total < _PROGRESS_MIN_FILES or verbosity < 0 or not sys.stderr.isatty():
+        yield from reports
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+    ) as progress:
+        task = progress.add_task("translating", total=total)
+        for report in reports:
+            progress.advance(task)
+            yield report
+
+
+def _exit_code(summary: Summary, mode: Mode, check: bool, strict: bool, missing: bool) -> int:
+    if summary.by_status["error"] or missing:
+        return EXIT_ERROR
+    if check and (summary.by_status["changed"] or summary.unsupported):
+        return EXIT_FINDINGS
+    if strict and summary.unsupported:
+        return EXIT_FINDINGS
+    return EXIT_OK

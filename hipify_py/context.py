@@ -1,0 +1,87 @@
+"""Per-file state shared by the rules while one file is translated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import tree_sitter
+
+from .diagnostics import CATALOGUE, Code, Diagnostic
+from .edits import Edit
+from .options import Options
+from .source import LineIndex, SourceInfo
+from .stats import Stats
+from .table import MappingTable, Row
+from .versions import Version, parse_version
+
+
+@lru_cache(maxsize=4096)
+def cached_version(text: str) -> Version:
+    return parse_version(text)
+
+
+@dataclass
+class Context:
+    data: bytes  # the original bytes, exactly as read
+    text: str  # data decoded as latin-1: one character per byte, same offsets
+    tree: tree_sitter.Tree
+    table: MappingTable
+    options: Options
+    info: SourceInfo
+    lines: LineIndex
+    target_hip: Version
+    edits: list[Edit] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    stats: Stats = field(default_factory=Stats)
+    # facts one rule learns and a later rule uses
+    uses_runtime: bool = False  # a CUDA runtime/driver/device API reference
+    uses_kernel_syntax: bool = False  # __global__, <<<>>>, threadIdx, ...
+    _local_names: frozenset[str] | None = None
+
+    @property
+    def root(self) -> tree_sitter.Node:
+        return self.tree.root_node
+
+    def node_text(self, node: tree_sitter.Node) -> str:
+        return self.text[node.start_byte : node.end_byte]
+
+    def edit(self, start: int, end: int, text: str, rule: str, safe: bool = True) -> None:
+        self.edits.append(Edit(start, end, text.encode("latin-1"), rule, safe))
+
+    def report(
+        self, code: Code, offset: int, message: str, *, hint: str = "", name: str = "", end: int = 0
+    ) -> None:
+        if not self.options.wants(code.code):
+            return
+        line, column = self.lines.position(offset)
+        self.diagnostics.append(
+            Diagnostic(
+                code=code.code,
+                severity=code.severity,
+                message=message,
+                line=line,
+                column=column,
+                offset=offset,
+                end_offset=end or offset,
+                hint=hint,
+                name=name,
+            )
+        )
+
+    def hip_name_for(self, row: Row) -> str | None:
+        if self.options.roc and row.roc:
+            return row.roc
+        return row.hip
+
+    def local_names(self) -> frozenset[str]:
+        """Names this file defines itself (macros, functions, types, variables)."""
+        if self._local_names is None:
+            from .rules.local_names import collect
+
+            self._local_names = collect(self) | self.options.known_names
+        return self._local_names
+
+
+def catalogue_code(code: str) -> Code:
+    return CATALOGUE[code]

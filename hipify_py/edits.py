@@ -1,0 +1,64 @@
+"""Edits on byte ranges and applying them in one pass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int
+    end: int
+    text: bytes
+    rule: str
+    safe: bool = True  # unsafe edits are applied only when the user opts in
+
+    def overlaps(self, other: Edit) -> bool:
+        if self.start == self.end or other.start == other.end:
+            # an insertion conflicts only with a replacement strictly around it
+            point, span = (self, other) if self.start == self.end else (other, self)
+            return span.start < point.start < span.end
+        return self.start < other.end and other.start < self.end
+
+
+def plan(edits: list[Edit]) -> tuple[list[Edit], list[Edit]]:
+    """Sort edits and drop those that overlap an earlier accepted one.
+
+    Insertions at the same point keep their creation order; an insertion at
+    the start of a replacement goes before it.  Exact duplicates are dropped
+    silently.  Returns (accepted, rejected).
+    """
+    ordered = sorted(
+        enumerate(edits), key=lambda item: (item[1].start, item[1].start != item[1].end, item[0])
+    )
+    accepted: list[Edit] = []
+    rejected: list[Edit] = []
+    seen: set[Edit] = set()
+    last_start, last_end = -1, -1
+    for _, edit in ordered:
+        if edit in seen and edit.start != edit.end:
+            continue
+        if edit.start == edit.end:
+            if last_start < edit.start < last_end:
+                rejected.append(edit)
+                continue
+        elif edit.start < last_end:
+            rejected.append(edit)
+            continue
+        else:
+            last_start, last_end = edit.start, edit.end
+        accepted.append(edit)
+        seen.add(edit)
+    return accepted, rejected
+
+
+def apply(data: bytes, accepted: list[Edit]) -> bytes:
+    """Apply sorted, non-overlapping edits."""
+    out: list[bytes] = []
+    pos = 0
+    for edit in accepted:
+        out.append(data[pos : edit.start])
+        out.append(edit.text)
+        pos = max(pos, edit.end)
+    out.append(data[pos:])
+    return b"".join(out)

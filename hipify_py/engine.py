@@ -1,0 +1,134 @@
+"""translate(bytes) -> FileResult.  Pure: no I/O, no printing, never raises on
+bad source (a failure becomes a diagnostic and the input comes back as is)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import diagnostics as D
+from .context import Context
+from .diagnostics import Diagnostic, Severity
+from .edits import apply, plan
+from .options import Options
+from .parse import error_count, parse
+from .rules import all_rules
+from .source import LineIndex, SourceInfo, inspect
+from .stats import Stats
+from .table import MappingTable
+
+
+@dataclass
+class FileResult:
+    data: bytes  # the translated bytes (the input, unchanged, when nothing applies)
+    original: bytes
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    stats: Stats = field(default_factory=Stats)
+    skipped: str | None = None  # why the file was not translated at all
+    errors_before: int = 0
+    errors_after: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return self.data != self.original
+
+    @property
+    def text(self) -> str:
+        """The output as text (undecodable bytes shown as U+FFFD)."""
+        return self.data.decode("utf-8", errors="replace")
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is severity)
+
+    @property
+    def unsupported(self) -> int:
+        """Uses of CUDA API that remain and will not compile for HIP."""
+        return self.count(Severity.ERROR)
+
+
+def _parse_bytes(data: bytes, info: SourceInfo) -> bytes:
+    # A BOM is not C++; blank it out (same length, so offsets stay valid).
+    return b"   " + data[3:] if info.bom else data
+
+
+def translate_bytes(data: bytes, table: MappingTable, options: Options | None = None) -> FileResult:
+    options = options or Options()
+    info = inspect(data)
+    result = FileResult(data=data, original=data)
+    if info.binary_reason is not None:
+        result.skipped = info.binary_reason
+        result.diagnostics.append(
+            Diagnostic(D.BINARY_FILE.code, D.BINARY_FILE.severity,
+                       f"skipped: {info.binary_reason}", line=1, column=1)
+        )
+        return result
+    try:
+        return _translate(data, info, table, options, result)
+    except RecursionError:
+        return _failed(result, "input nests too deeply for the translator")
+    except Exception as exc:  # the library never raises on bad source
+        return _failed(result, f"internal error: {type(exc).__name__}: {exc}")
+
+
+def _failed(result: FileResult, why: str) -> FileResult:
+    result.data = result.original
+    result.diagnostics.append(
+        Diagnostic(D.PARSE_REGRESSION.code, Severity.ERROR,
+                   f"{why}; the file was left unchanged", line=1, column=1,
+                   hint="please report this input as a bug")
+    )
+    return result
+
+
+def _translate(
+    data: bytes, info: SourceInfo, table: MappingTable, options: Options, result: FileResult
+) -> FileResult:
+    parse_input = _parse_bytes(data, info)
+    tree = parse(parse_input)
+    lines = LineIndex(data)
+    ctx = Context(
+        data=data,
+        text=data.decode("latin-1"),
+        tree=tree,
+        table=table,
+        options=options,
+        info=info,
+        lines=lines,
+        target_hip=options.hip_version or table.newest_hip_version(),
+    )
+    result.errors_before = error_count(tree)
+    for rule in all_rules():
+        rule(ctx)
+    accepted, rejected = plan(ctx.edits)
+    for edit in rejected:
+        ctx.report(D.EDIT_CONFLICT, edit.start, f"overlapping {edit.rule} edit dropped")
+    output = apply(data, accepted) if accepted else data
+    result.stats = ctx.stats
+    result.stats.lines_total = len(lines._starts) if data else 0
+    if accepted:
+        result.stats.lines_changed = len({lines.line_of(e.start) for e in accepted})
+    if result.errors_before:
+        ctx.report(
+            D.PARSE_ERRORS,
+            0,
+            f"the parser could not read {result.errors_before} region(s) of this file",
+        )
+    if output != data:
+        out_info = inspect(output)
+        result.errors_after = error_count(parse(_parse_bytes(output, out_info)))
+        if result.errors_after > result.errors_before:
+            ctx.diagnostics.append(
+                Diagnostic(
+                    D.PARSE_REGRESSION.code, Severity.ERROR,
+                    f"translation would add parse errors ({result.errors_before} -> "
+                    f"{result.errors_after}); the file was left unchanged",
+                    line=1, column=1, hint="please report this input as a bug",
+                )
+            )
+            output = data
+    else:
+        result.errors_after = result.errors_before
+    result.data = output
+    result.diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.offset, d.code))
+    return result
+
+

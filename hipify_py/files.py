@@ -1,0 +1,189 @@
+"""Which files to translate, and where each one's output goes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .gitignore import Ignorer, compile_pattern, ignorer_for
+
+DEFAULT_EXTENSIONS = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inl", ".inc")
+_SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__"})
+
+
+class DiscoveryError(Exception):
+    """A path given on the command line cannot be used (message names the path)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    source: Path  # the file to read (as given / found)
+    real: Path  # its resolved path: what is written in place, and the identity
+    output: Path | None  # where the result goes; None for modes that write nothing
+    display: str  # how messages name it
+    explicit: bool = False  # named on the command line (not found by walking)
+
+
+@dataclass
+class Discovery:
+    targets: list[Target] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # "path: why", for paths we skipped
+    missing: list[str] = field(default_factory=list)  # "path: why", for paths that do not exist
+    extra_copies: list[tuple[Path, Path]] = field(default_factory=list)  # (from, to) non-source
+
+
+def _excluded(rel: str, excludes: list[str]) -> bool:
+    for glob in excludes:
+        pattern = compile_pattern(glob)
+        if pattern is not None and pattern.regex.match(rel):
+            return True
+    return False
+
+
+def _display(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def discover(
+    paths: Iterable[str | Path],
+    *,
+    extensions: Iterable[str] = DEFAULT_EXTENSIONS,
+    excludes: Iterable[str] = (),
+    use_gitignore: bool = True,
+    output_dir: Path | None = None,
+    copy_other: bool = False,
+) -> Discovery:
+    """Expand files and folders into translation targets.
+
+    Folders are walked recursively (honouring .gitignore and --exclude, not
+    following symbolic links to folders).  A file named explicitly is taken
+    whatever its extension.  With ``output_dir`` every target gets an output
+    path mirroring its place under the common base of the inputs.
+    """
+    exts = tuple(e if e.startswith(".") else "." + e for e in extensions)
+    exclude_list = list(excludes)
+    given = [Path(p) for p in paths]
+    result = Discovery()
+    for path in given:
+        if not os.path.lexists(path):
+            result.missing.append(f"{path}: no such file or folder")
+    given = [p for p in given if os.path.lexists(p)]
+    if not given:
+        return result
+    base = _common_base(given)
+    if output_dir is not None:
+        _check_output_dir(output_dir, given)
+    seen: set[Path] = set()
+
+    def add(file: Path, explicit: bool) -> None:
+        try:
+            real = file.resolve(strict=True)
+        except (OSError, RuntimeError) as exc:
+            result.problems.append(f"{_display(file)}: cannot resolve ({_reason(exc)})")
+            return
+        if real in seen:
+            return
+        seen.add(real)
+        output = None
+        if output_dir is not None:
+            output = output_dir / os.path.relpath(file.absolute(), base)
+        result.targets.append(Target(file, real, output, _display(file), explicit))
+
+    for path in given:
+        if path.is_dir():
+            root_ignorer = ignorer_for(path) if use_gitignore else Ignorer()
+            for file, is_source in _walk(path, root_ignorer, exts, exclude_list, use_gitignore, result):
+                if is_source:
+                    add(file, explicit=False)
+                elif copy_other and output_dir is not None:
+                    result.extra_copies.append((file, output_dir / os.path.relpath(file.absolute(), base)))
+        elif path.is_file():
+            add(path, explicit=True)
+        elif path.is_symlink():
+            result.problems.append(f"{path}: broken symbolic link")
+        else:
+            result.problems.append(f"{path}: not a regular file or folder")
+    return result
+
+
+def _walk(
+    top: Path,
+    ignorer: Ignorer,
+    exts: tuple[str, ...],
+    excludes: list[str],
+    use_gitignore: bool,
+    result: Discovery,
+) -> Iterator[tuple[Path, bool]]:
+    stack: list[tuple[Path, Ignorer]] = [(top, ignorer)]
+    while stack:
+        folder, ign = stack.pop()
+        if use_gitignore:
+            ign = ign.child(folder)
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            result.problems.append(f"{_display(folder)}: cannot list folder ({_reason(exc)})")
+            continue
+        subfolders: list[tuple[Path, Ignorer]] = []
+        for entry in entries:
+            path = Path(entry.path)
+            rel = path.relative_to(top).as_posix()
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_file = entry.is_file(follow_symlinks=True)
+            except OSError:
+                continue
+            if is_dir:
+                if entry.name in _SKIP_DIRS or _excluded(rel + "/", excludes) or _excluded(rel, excludes):
+                    continue
+                if use_gitignore and ign.ignored(path, True):
+                    continue
+                subfolders.append((path, ign))
+                continue
+            if entry.is_symlink() and not is_file:
+                if entry.name.endswith(exts):
+                    result.problems.append(f"{_display(path)}: skipped symbolic link (to a folder or nothing)")
+                continue
+            if not is_file or _excluded(rel, excludes):
+                continue
+            if use_gitignore and ign.ignored(path, False):
+                continue
+            yield path, entry.name.endswith(exts)
+        stack.extend(reversed(subfolders))
+
+
+def _common_base(paths: list[Path]) -> Path:
+    absolute = [p.absolute() for p in paths]
+    if len(absolute) == 1:
+        only = absolute[0]
+        return only if only.is_dir() else only.parent
+    parents = [p if p.is_dir() else p.parent for p in absolute]
+    return Path(os.path.commonpath([str(p) for p in parents]))
+
+
+def _check_output_dir(output_dir: Path, given: list[Path]) -> None:
+    out = output_dir.resolve()
+    for path in given:
+        real = path.resolve()
+        if not real.is_dir():
+            continue
+        if out == real:
+            raise DiscoveryError(
+                f"{output_dir}: the output folder is the input folder; omit --output-dir to translate in place"
+            )
+        if real in out.parents:
+            raise DiscoveryError(
+                f"{output_dir}: the output folder is inside the input folder {path}; "
+                "choose a folder outside it (or exclude it and translate in place)"
+            )
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    return str(exc) or type(exc).__name__

@@ -1,0 +1,47 @@
+"""Token-level lexing of preprocessor text (``#define`` bodies).
+
+tree-sitter hands a macro body over as one opaque ``preproc_arg`` node.  To
+rename inside it without touching its comments and string literals we find
+those spans here.  The lexer is deliberately forgiving: an unterminated string
+or comment simply runs to the end of the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+# One alternation, tried left to right at each interesting position.
+_SPECIAL = re.compile(
+    r"""
+      (?P<line>//[^\n]*(?:\\\r?\n[^\n]*)*)      # line comment (continued by backslashes)
+    | (?P<block>/\*.*?(?:\*/|\Z))               # block comment
+    | (?P<raw>(?<![\w])(?:u8|u|U|L)?R"(?P<delim>[^()\\\s]{0,16})\(.*?(?:\)(?P=delim)"|\Z))
+    | (?P<str>(?<![\w])(?:u8|u|U|L)?"(?:[^"\\\n]|\\.|\\\n)*(?:"|$|\Z))
+    | (?P<chr>(?<![\w])(?:u8|u|U|L)?'(?:[^'\\\n]|\\.)*(?:'|$|\Z))
+    """,
+    re.VERBOSE | re.DOTALL | re.MULTILINE,
+)
+
+IDENTIFIER = re.compile(r"(?<![\w$])[A-Za-z_][A-Za-z0-9_]*")
+
+
+def opaque_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, kind) for every comment and string/char literal in ``text``.
+
+    ``kind`` is "comment" or "string".  Offsets index ``text``.
+    """
+    spans: list[tuple[int, int, str]] = []
+    for match in _SPECIAL.finditer(text):
+        kind = "comment" if match.lastgroup in ("line", "block") else "string"
+        spans.append((match.start(), match.end(), kind))
+    return spans
+
+
+def span_kind(spans: list[tuple[int, int, str]], start: int, end: int) -> str | None:
+    """The kind of the opaque span that contains [start, end), if any."""
+    for s, e, kind in spans:
+        if s <= start and end <= e:
+            return kind
+        if s > start:
+            break
+    return None

@@ -1,0 +1,55 @@
+"""Translation options: one frozen value passed explicitly everywhere.
+
+(HIPIFY reads global option flags deep inside its code; we do not.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .versions import Version, parse_version
+
+LAUNCH_SYNTAXES = ("keep", "hip")
+
+
+@dataclass(frozen=True)
+class Options:
+    hip_version: Version | None = None  # None: the newest version the tables know
+    roc: bool = False  # emit rocBLAS/rocSPARSE/... names where the tables have them
+    launch_syntax: str = "keep"  # "keep" <<<...>>> or rewrite to "hip" (hipLaunchKernelGGL)
+    rewrite_strings: bool = False  # also rename CUDA names inside string literals
+    insert_runtime_include: bool = True
+    select: frozenset[str] = field(default_factory=frozenset)  # only these codes (prefixes)
+    ignore: frozenset[str] = field(default_factory=frozenset)  # never these codes (prefixes)
+    known_names: frozenset[str] = field(default_factory=frozenset)  # project names, not CUDA API
+
+    def __post_init__(self) -> None:
+        if self.launch_syntax not in LAUNCH_SYNTAXES:
+            raise ValueError(
+                f"launch_syntax must be one of {', '.join(LAUNCH_SYNTAXES)}, got {self.launch_syntax!r}"
+            )
+
+    def wants(self, code: str) -> bool:
+        if self.select and not any(code.startswith(prefix) for prefix in self.select):
+            return False
+        return not any(code.startswith(prefix) for prefix in self.ignore)
+
+    def cache_key(self) -> str:
+        return repr(sorted((k, repr(v)) for k, v in self.__dict__.items()))
+
+    @classmethod
+    def from_kwargs(cls, **kwargs: Any) -> Options:
+        """Build Options from keyword arguments as a Python caller writes them."""
+        if isinstance(kwargs.get("hip_version"), str):
+            kwargs["hip_version"] = parse_version(kwargs["hip_version"])
+        for key in ("select", "ignore", "known_names"):
+            if key in kwargs and not isinstance(kwargs[key], frozenset):
+                kwargs[key] = frozenset(kwargs[key])
+        unknown = set(kwargs) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        return cls(**kwargs)
+
+    def with_changes(self, **changes: Any) -> Options:
+        return replace(self, **changes)

@@ -1,0 +1,128 @@
+"""Turning FileReports into text for people (rich) and JSON for machines."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from .diagnostics import Diagnostic, Severity
+from .runner import FileReport, Status
+from .stats import Stats
+
+
+@dataclass
+class Summary:
+    files: int = 0
+    by_status: Counter[str] = field(default_factory=Counter)
+    by_severity: Counter[str] = field(default_factory=Counter)
+    stats: Stats = field(default_factory=Stats)
+    problems: list[str] = field(default_factory=list)  # discovery problems and I/O errors
+
+    def add(self, report: FileReport) -> None:
+        self.files += 1
+        self.by_status[report.status.value] += 1
+        self.stats.merge(report.stats)
+        for diagnostic in report.diagnostics:
+            self.by_severity[diagnostic.severity.value] += 1
+        if report.status is Status.ERROR:
+            self.problems.append(f"{report.display}: {report.error}")
+
+    @property
+    def unsupported(self) -> int:
+        return self.by_severity[Severity.ERROR.value]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "status": dict(sorted(self.by_status.items())),
+            "diagnostics": dict(sorted(self.by_severity.items())),
+            "stats": self.stats.to_dict(),
+            "problems": list(self.problems),
+        }
+
+
+def format_diagnostic(path: str, d: Diagnostic) -> str:
+    text = f"{path}:{d.line}:{d.column}: {d.severity.value}: {d.message} [{d.code}]"
+    if d.hint:
+        text += f"\n    hint: {d.hint}"
+    return text
+
+
+def visible(d: Diagnostic, verbosity: int) -> bool:
+    """quiet (-1): errors only; default (0): errors and warnings; verbose (1): all."""
+    if verbosity < 0:
+        return d.severity is Severity.ERROR
+    if verbosity == 0:
+        return d.severity is not Severity.INFO
+    return True
+
+
+def report_json(reports: list[FileReport], summary: Summary) -> str:
+    files = []
+    for report in reports:
+        entry: dict[str, Any] = {"path": report.display, "status": report.status.value}
+        if report.error:
+            entry["error"] = report.error
+        if report.written:
+            entry["written"] = report.written
+        entry["diagnostics"] = [d.to_dict() for d in report.diagnostics]
+        entry["stats"] = report.stats.to_dict()
+        files.append(entry)
+    return json.dumps({"files": files, "summary": summary.to_dict()}, indent=2) + "\n"
+
+
+def print_summary(summary: Summary, stream: IO[str], *, mode: str, stats: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=stream, highlight=False, soft_wrap=True)
+    s, d = summary.by_status, summary.by_severity
+    table = Table(title=f"hipify-py summary ({mode})", show_header=False, title_justify="left")
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    rows = [
+        ("files", summary.files),
+        ("changed" if mode not in ("diff", "check") else "would change", s["changed"]),
+        ("unchanged", s["unchanged"]),
+        ("skipped (not source text)", s["skipped"]),
+        ("I/O errors", s["error"]),
+        ("CUDA references converted", summary.stats.converted_total),
+        ("CUDA references left unconverted", summary.stats.unconverted_total),
+        ("errors / warnings / notes", f"{d['error']} / {d['warning']} / {d['info']}"),
+    ]
+    for what, count in rows:
+        table.add_row(what, str(count))
+    console.print(table)
+    if stats:
+        print_stats(summary.stats, console)
+
+
+def print_stats(stats: Stats, console: Any) -> None:
+    from rich.table import Table
+
+    libraries = Table(title="references by library", header_style="bold")
+    libraries.add_column("library")
+    libraries.add_column("converted", justify="right")
+    libraries.add_column("unconverted", justify="right")
+    for library, (converted, unconverted) in stats.by_library().items():
+        libraries.add_row(library, str(converted), str(unconverted))
+    console.print(libraries)
+    kinds = Table(title="converted references by kind", header_style="bold")
+    kinds.add_column("kind")
+    kinds.add_column("references", justify="right")
+    by_kind: Counter[str] = Counter()
+    for (_, kind), count in stats.converted.items():
+        by_kind[kind] += count
+    for kind, count in sorted(by_kind.items()):
+        kinds.add_row(kind, str(count))
+    console.print(kinds)
+    if stats.unconverted:
+        names = Table(title="unconverted names", header_style="bold")
+        names.add_column("name")
+        names.add_column("references", justify="right")
+        for name, count in stats.unconverted.most_common():
+            names.add_row(name, str(count))
+        console.print(names)
+    console.print(f"lines changed: {stats.lines_changed} of {stats.lines_total}")

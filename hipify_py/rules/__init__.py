@@ -1,0 +1,17 @@
+"""Translation rules, one per module.  Each rule is a function of a Context
+that appends edits and diagnostics; ``RULES`` is their order of application
+(later rules may use facts that earlier ones recorded on the context)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..context import Context
+
+Rule = Callable[[Context], None]
+
+
+def all_rules() -> list[Rule]:
+    from . import identifiers, includes, launch
+
+    return [identifiers.run, launch.run, includes.run]

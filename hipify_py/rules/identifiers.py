@@ -1,0 +1,283 @@
+"""Rename CUDA identifiers, types, enum constants, macros and namespaces.
+
+Candidates come from one regular-expression scan of the bytes; each candidate
+that the table knows (or that looks like CUDA API) is then located in the
+tree, and only a token the tree calls an identifier, type, namespace or macro
+name is renamed.  This is much faster than visiting every node from Python,
+and it is exact: a name inside a comment, a string or a longer identifier is
+never a candidate token of the right kind.  ``#define`` bodies, which the
+tree keeps as opaque text, are lexed (see lexer.py) so their comments and
+strings stay untouched too.
+"""
+
+from __future__ import annotations
+
+import re
+
+import tree_sitter
+
+from .. import diagnostics as D
+from ..context import Context, cached_version
+from ..lexer import opaque_spans, span_kind
+from ..table import Row
+from ..versions import format_version
+
+IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
+
+# Unknown identifiers with these shapes are CUDA API until proven otherwise.
+CUDA_LIKE = re.compile(
+    r"(?:cuda[A-Z]\w*|cu[A-Z][a-z]\w*|CU[A-Z]\w*_\w*|CUDA_\w+|CUDART_\w+|"
+    r"(?:cublas|cublasLt|cufft|curand|cusparse|cusolver(?:Dn|Sp|Rf|Mg)?|cudnn|nvrtc|nvtx|nccl)"
+    r"[A-Z_]\w*|(?:CUBLAS|CUFFT|CURAND|CUSPARSE|CUSOLVER|CUDNN|NVRTC|NCCL)_\w+|__nv_\w+)$",
+    re.ASCII,
+)
+
+# Words that make a file need <hip/hip_runtime.h> (nvcc includes the CUDA
+# runtime implicitly wherever they appear).
+KERNEL_WORDS = frozenset(
+    {
+        "__global__",
+        "__device__",
+        "__host__",
+        "__shared__",
+        "__constant__",
+        "__managed__",
+        "__launch_bounds__",
+        "threadIdx",
+        "blockIdx",
+        "blockDim",
+        "gridDim",
+        "warpSize",
+    }
+)
+RUNTIME_LIBRARIES = frozenset({"runtime", "driver", "device"})
+
+_CODE_NODES = frozenset({"identifier", "type_identifier", "namespace_identifier"})
+_STRING_NODES = frozenset(
+    {
+        "string_literal",
+        "string_content",
+        "raw_string_literal",
+        "raw_string_content",
+        "char_literal",
+        "character",
+        "escape_sequence",
+        "concatenated_string",
+    }
+)
+# Directives whose argument is free text, not code.
+_TEXT_DIRECTIVES = frozenset({"#pragma", "#error", "#warning", "#line", "#ident"})
+
+
+class _Scanner:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.root = ctx.root
+        self.macro_spans: dict[int, list[tuple[int, int, str]]] = {}
+
+    def classify(self, start: int, end: int) -> tuple[str, tree_sitter.Node | None]:
+        """Where the token [start, end) sits: code, macro, string, comment or other."""
+        node = self.root.descendant_for_byte_range(start, end)
+        if node is None:
+            return "other", None
+        kind = node.type
+        if kind in _CODE_NODES:
+            if node.start_byte == start and node.end_byte == end:
+                return "code", node
+            return "other", node
+        if kind == "comment":
+            return "comment", node
+        if kind in _STRING_NODES:
+            return "string", node
+        if kind == "preproc_arg":
+            return self._in_macro(node, start, end), node
+        if kind == "ERROR":
+            # an unparsed region: a bare token there is still code (comments and
+            # strings are lexed as their own nodes even during error recovery)
+            return "code", node
+        if node.child_count == 0 and kind == self.ctx.node_text(node):
+            return "keyword", node  # e.g. __global__ is its own token type
+        return "other", node
+
+    def _in_macro(self, node: tree_sitter.Node, start: int, end: int) -> str:
+        parent = node.parent
+        if parent is not None and parent.type == "preproc_call":
+            directive = parent.child_by_field_name("directive")
+            if directive is not None and self.ctx.node_text(directive).strip() in _TEXT_DIRECTIVES:
+                return "text"
+        spans = self.macro_spans.get(node.start_byte)
+        if spans is None:
+            spans = opaque_spans(self.ctx.node_text(node))
+            self.macro_spans[node.start_byte] = spans
+        inner = span_kind(spans, start - node.start_byte, end - node.start_byte)
+        return inner or "macro"
+
+
+def _namespace_context(node: tree_sitter.Node) -> bool:
+    if node.type == "namespace_identifier":
+        return True
+    parent = node.parent
+    return parent is not None and parent.type in ("using_declaration", "namespace_alias_definition")
+
+
+def _foreign_scope(ctx: Context, node: tree_sitter.Node) -> bool:
+    """``mylib::cudaMalloc`` is the project's own name, not the CUDA API."""
+    parent = node.parent
+    if parent is None or parent.type != "qualified_identifier":
+        return False
+    name = parent.child_by_field_name("name")
+    if name is None or name.id != node.id:
+        return False
+    scope = parent.child_by_field_name("scope")
+    if scope is None:
+        return False  # ::cudaMalloc
+    scope_name = ctx.node_text(scope).split("<")[0].strip()
+    return scope_name not in ctx.table.names
+
+
+def run(ctx: Context) -> None:
+    scanner = _Scanner(ctx)
+    names = ctx.table.names
+    text = ctx.text
+    unknown: list[tuple[int, int, str]] = []
+    strings_seen: set[str] = set()
+    for match in IDENTIFIER.finditer(text):
+        name = match.group()
+        row = names.get(name)
+        if row is None:
+            if name in KERNEL_WORDS:
+                if not ctx.uses_kernel_syntax:
+                    where, _ = scanner.classify(match.start(), match.end())
+                    if where in ("code", "keyword", "macro"):
+                        ctx.uses_kernel_syntax = True
+            elif CUDA_LIKE.match(name):
+                unknown.append((match.start(), match.end(), name))
+            continue
+        start, end = match.start(), match.end()
+        where, node = scanner.classify(start, end)
+        if where == "code" and node is not None and node.type in _CODE_NODES:
+            if row.kind == "namespace" and not _namespace_context(node):
+                continue  # a variable that happens to be called like a namespace
+            if _foreign_scope(ctx, node):
+                continue
+        elif where == "macro":
+            pass
+        elif where == "string":
+            if ctx.options.rewrite_strings:
+                _rename(ctx, row, start, end, in_string=True)
+            elif row.hip and row.hip != name and name not in strings_seen:
+                strings_seen.add(name)
+                ctx.report(
+                    D.STRING_MENTION,
+                    start,
+                    f"string literal mentions {name}; left unchanged",
+                    hint="pass --rewrite-strings to rename names inside strings",
+                    name=name,
+                )
+            continue
+        else:
+            continue
+        _rename(ctx, row, start, end)
+    if unknown:
+        _report_unknown(ctx, scanner, unknown)
+
+
+def _rename(ctx: Context, row: Row, start: int, end: int, in_string: bool = False) -> None:
+    name = row.cuda
+    target = ctx.hip_name_for(row)
+    if not in_string and row.library in RUNTIME_LIBRARIES:
+        ctx.uses_runtime = True
+    if target is None:
+        ctx.stats.unconverted[name] += 1
+        ctx.stats.unconverted_library[row.library] += 1
+        ctx.report(
+            D.UNSUPPORTED_API,
+            start,
+            f"{name} has no HIP equivalent ({_describe(row)}); left unchanged",
+            hint=row.hint or row.note or "port this use by hand",
+            name=name,
+            end=end,
+        )
+        return
+    using_roc = target != row.hip
+    if not using_roc and row.hip_added and cached_version(row.hip_added) > ctx.target_hip:
+        ctx.stats.unconverted[name] += 1
+        ctx.stats.unconverted_library[row.library] += 1
+        ctx.report(
+            D.NEEDS_NEWER_HIP,
+            start,
+            f"{name} -> {target} needs HIP >= {format_version(cached_version(row.hip_added))} "
+            f"(target is {format_version(ctx.target_hip)}); left unchanged",
+            hint="raise --hip-version if your ROCm is newer, or port this use by hand",
+            name=name,
+            end=end,
+        )
+        return
+    if not using_roc and row.hip_removed and cached_version(row.hip_removed) <= ctx.target_hip:
+        ctx.stats.unconverted[name] += 1
+        ctx.stats.unconverted_library[row.library] += 1
+        ctx.report(
+            D.UNSUPPORTED_API,
+            start,
+            f"{name} -> {target} was removed in HIP {row.hip_removed}; left unchanged",
+            hint=row.hint or "port this use by hand",
+            name=name,
+            end=end,
+        )
+        return
+    ctx.stats.converted[(row.library, row.kind)] += 1
+    if target != name:
+        ctx.edit(start, end, target, "rename")
+    if row.cuda_removed:
+        ctx.report(
+            D.REMOVED_API,
+            start,
+            f"{name} was removed in CUDA {row.cuda_removed}; translated to {target}",
+            hint=row.hint,
+            name=name,
+            end=end,
+        )
+    elif row.cuda_deprecated:
+        ctx.report(
+            D.DEPRECATED_API,
+            start,
+            f"{name} is deprecated since CUDA {row.cuda_deprecated}; translated to {target}",
+            hint=row.hint,
+            name=name,
+            end=end,
+        )
+    if row.hip_experimental and not using_roc:
+        ctx.report(
+            D.EXPERIMENTAL_API,
+            start,
+            f"{target} is experimental in HIP {row.hip_experimental}",
+            name=name,
+            end=end,
+        )
+
+
+def _describe(row: Row) -> str:
+    parts = [row.library]
+    if row.section:
+        parts.append(row.section)
+    return ", ".join(parts)
+
+
+def _report_unknown(ctx: Context, scanner: _Scanner, unknown: list[tuple[int, int, str]]) -> None:
+    local = ctx.local_names()
+    for start, end, name in unknown:
+        if name in local:
+            continue
+        where, _ = scanner.classify(start, end)
+        if where not in ("code", "macro"):
+            continue
+        ctx.stats.unconverted[name] += 1
+        ctx.stats.unconverted_library["unknown"] += 1
+        ctx.report(
+            D.UNKNOWN_CUDA_NAME,
+            start,
+            f"{name} looks like CUDA API but is not in the mapping tables; left unchanged",
+            hint="if it is your project's own name, suppress this with --ignore HPY102",
+            name=name,
+            end=end,
+        )

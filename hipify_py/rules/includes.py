@@ -1,0 +1,166 @@
+"""Includes: map known CUDA headers, report those with no HIP counterpart, and
+insert ``#include <hip/hip_runtime.h>`` where nvcc's implicit include did the job.
+
+Only a header whose *whole* name is a known CUDA header is mapped, in ``<...>``
+or ``"..."`` form: ``"vendors/cuda.h"`` is the project's own file.
+"""
+
+from __future__ import annotations
+
+import tree_sitter
+
+from .. import diagnostics as D
+from ..context import Context, cached_version
+from ..parse import captures
+from ..table import HeaderRow
+from ..versions import format_version
+
+RUNTIME_HEADER = "hip/hip_runtime.h"
+# Headers that already give a file everything <hip/hip_runtime.h> gives.
+_RUNTIME_PROVIDERS = frozenset({RUNTIME_HEADER})
+_API_PROVIDERS = frozenset({RUNTIME_HEADER, "hip/hip_runtime_api.h"})
+
+_INCLUDES = "(preproc_include path: (_) @path) @include"
+
+
+def lookup_header(ctx: Context, name: str) -> HeaderRow | None:
+    headers = ctx.table.headers
+    row = headers.get(name)
+    if row is not None:
+        return row
+    # directory rows ("cuda/*") cover every header below them
+    parts = name.split("/")
+    for depth in range(len(parts) - 1, 0, -1):
+        row = headers.get("/".join(parts[:depth]) + "/*")
+        if row is not None:
+            return row
+    return None
+
+
+def run(ctx: Context) -> None:
+    found = captures(_INCLUDES, ctx.root)
+    resulting: set[str] = set()  # headers the file includes after translation
+    for path in found.get("path", []):
+        raw = ctx.node_text(path)
+        if len(raw) < 2 or raw[0] not in "<\"" or raw[-1] not in ">\"":
+            continue  # a macro-computed include such as #include HEADER
+        name = raw[1:-1].strip()
+        row = lookup_header(ctx, name)
+        if row is None:
+            resulting.add(name)
+            continue
+        target = _target(ctx, row, path, name)
+        if target is None:
+            resulting.add(name)
+            continue
+        resulting.add(target)
+        if target != name:
+            ctx.edit(path.start_byte + 1, path.end_byte - 1, target, "include")
+            ctx.stats.converted[(row.library or "headers", "header")] += 1
+    if ctx.options.insert_runtime_include:
+        _insert_runtime(ctx, resulting, found.get("include", []))
+
+
+def _target(ctx: Context, row: HeaderRow, path: tree_sitter.Node, name: str) -> str | None:
+    target = row.roc if ctx.options.roc and row.roc else row.hip
+    if target is not None and target.endswith("/*") and row.cuda.endswith("/*"):
+        target = target[:-1] + name[len(row.cuda) - 1 :]
+    if target is None:
+        ctx.stats.unconverted[f"<{name}>"] += 1
+        ctx.stats.unconverted_library[row.library or "headers"] += 1
+        ctx.report(
+            D.UNSUPPORTED_HEADER,
+            path.start_byte,
+            f"<{name}> has no HIP counterpart; left unchanged",
+            hint=row.hint or row.note,
+            name=name,
+            end=path.end_byte,
+        )
+        return None
+    if row.hip_added and target == row.hip and cached_version(row.hip_added) > ctx.target_hip:
+        ctx.stats.unconverted[f"<{name}>"] += 1
+        ctx.stats.unconverted_library[row.library or "headers"] += 1
+        ctx.report(
+            D.NEEDS_NEWER_HIP,
+            path.start_byte,
+            f"<{name}> -> <{target}> needs HIP >= {format_version(cached_version(row.hip_added))}; "
+            "left unchanged",
+            name=name,
+            end=path.end_byte,
+        )
+        return None
+    return target
+
+
+def _insert_runtime(ctx: Context, resulting: set[str], includes: list[tree_sitter.Node]) -> None:
+    if ctx.uses_kernel_syntax:
+        if resulting & _RUNTIME_PROVIDERS:
+            return
+    elif ctx.uses_runtime:
+        if resulting & _API_PROVIDERS:
+            return
+    else:
+        return
+    offset = _insertion_point(ctx, includes)
+    newline = ctx.info.newline.decode("latin-1")
+    line = f"#include <{RUNTIME_HEADER}>{newline}"
+    if offset == len(ctx.text) and ctx.text and not ctx.text.endswith(("\n", "\r")):
+        line = newline + line
+    ctx.edit(offset, offset, line, "include")
+    ctx.report(D.RUNTIME_INCLUDE_ADDED, offset, f"inserted #include <{RUNTIME_HEADER}>")
+
+
+def _insertion_point(ctx: Context, includes: list[tree_sitter.Node]) -> int:
+    """After #pragma once or an include guard; else before the first top-level
+    #include; else after the file's leading comments."""
+    root = ctx.root
+    top = [c for c in root.children if c.type != "comment"]
+    for child in root.children:
+        if child.type == "preproc_call" and ctx.node_text(child).split()[:2] == ["#pragma", "once"]:
+            return _line_end(ctx, child.end_byte)
+    if len(top) == 1 and top[0].type == "preproc_ifdef":
+        guard = _guard_define(ctx, top[0])
+        if guard is not None:
+            return _line_end(ctx, guard.end_byte)
+    for child in root.children:
+        if child.type == "preproc_include":
+            return _line_start(ctx, child.start_byte)
+        if child.type != "comment":
+            break
+    # after leading comments (a licence header stays first)
+    offset = 3 if ctx.info.bom else 0
+    for child in root.children:
+        if child.type != "comment":
+            return _line_start(ctx, max(child.start_byte, offset))
+        offset = _line_end(ctx, child.end_byte)
+    return offset
+
+
+def _guard_define(ctx: Context, ifdef: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The ``#define X`` of ``#ifndef X / #define X``, if ``ifdef`` is such a guard."""
+    if not ctx.node_text(ifdef).startswith("#ifndef"):
+        return None
+    name = ifdef.child_by_field_name("name")
+    if name is None:
+        return None
+    for child in ifdef.named_children:
+        if child.id == name.id or child.type == "comment":
+            continue
+        if child.type == "preproc_def":
+            defined = child.child_by_field_name("name")
+            if defined is not None and defined.text == name.text:
+                return child
+        return None
+    return None
+
+
+def _line_start(ctx: Context, offset: int) -> int:
+    return ctx.text.rfind("\n", 0, offset) + 1
+
+
+def _line_end(ctx: Context, offset: int) -> int:
+    """Offset just past the newline that ends the line containing offset-1."""
+    if offset > 0 and ctx.text[offset - 1] == "\n":
+        return offset
+    nl = ctx.text.find("\n", offset)
+    return len(ctx.text) if nl == -1 else nl + 1

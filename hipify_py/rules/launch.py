@@ -1,0 +1,147 @@
+"""Kernel launches: ``k<<<g, b[, shmem[, stream]]>>>(args)``.
+
+hipcc accepts the triple-chevron syntax, so by default launches are kept.
+With ``--launch-syntax hip`` they become
+``hipLaunchKernelGGL(k, dim3(g), dim3(b), shmem, stream, args)``.
+
+The rewrite edits only the punctuation around the kernel name, the launch
+configuration and the argument list, never the text of the expressions
+themselves, so renames inside them (and comments, and line breaks of a
+multi-line argument list) survive and cannot overlap with it.  Launches inside
+``#define`` bodies are found by parsing the body on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter
+
+from .. import diagnostics as D
+from ..context import Context
+from ..parse import captures, parse
+
+_LAUNCHES = "(call_expression (kernel_call_syntax) @config) @call"
+_MACRO_BODIES = "(preproc_function_def value: (preproc_arg) @body) (preproc_def value: (preproc_arg) @body)"
+_WRAP_PREFIX = "void __hipify_py_macro_body__() {\n"
+_WRAP_SUFFIX = "\n;}\n"
+
+
+@dataclass
+class _Site:
+    """A launch found in some text; offsets are relative to that text."""
+
+    call: tree_sitter.Node
+    config: tree_sitter.Node
+    base: int  # add to node offsets to get offsets in the file
+    text: str  # the text the nodes index (file text, or a wrapped macro body)
+    in_macro: bool
+
+
+def run(ctx: Context) -> None:
+    sites = [
+        _Site(call, _config(call), 0, ctx.text, False)
+        for call in captures(_LAUNCHES, ctx.root).get("call", [])
+    ]
+    if sites:
+        ctx.uses_kernel_syntax = True
+    if "<<<" in ctx.text:
+        sites.extend(_macro_sites(ctx))
+    if ctx.options.launch_syntax != "hip":
+        return
+    for site in sites:
+        _rewrite(ctx, site)
+
+
+def _config(call: tree_sitter.Node) -> tree_sitter.Node:
+    for child in call.children:
+        if child.type == "kernel_call_syntax":
+            return child
+    raise AssertionError("query guarantees a kernel_call_syntax child")
+
+
+def _macro_sites(ctx: Context) -> list[_Site]:
+    sites: list[_Site] = []
+    for body in captures(_MACRO_BODIES, ctx.root).get("body", []):
+        body_text = ctx.node_text(body)
+        if "<<<" not in body_text:
+            continue
+        ctx.uses_kernel_syntax = True
+        wrapped = _WRAP_PREFIX + body_text + _WRAP_SUFFIX
+        tree = parse(wrapped.encode("latin-1"))
+        base = body.start_byte - len(_WRAP_PREFIX)
+        for call in captures(_LAUNCHES, tree.root_node).get("call", []):
+            if call.has_error:
+                continue
+            sites.append(_Site(call, _config(call), base, wrapped, True))
+    return sites
+
+
+def _is_statement(site: _Site) -> bool:
+    parent = site.call.parent
+    if parent is None:
+        return False
+    if parent.type == "expression_statement":
+        return True
+    # in a macro body the trailing ';' usually comes from the macro's user
+    return site.in_macro and parent.type in ("compound_statement", "ERROR")
+
+
+def _rewrite(ctx: Context, site: _Site) -> None:
+    call, config = site.call, site.config
+    text = site.text
+
+    def src(node: tree_sitter.Node) -> str:
+        return text[node.start_byte : node.end_byte]
+
+    function = call.child_by_field_name("function")
+    arguments = call.child_by_field_name("arguments")
+    parts = [c for c in config.children if c.is_named]
+    commas = [c for c in config.children if c.type == ","]
+    where = site.base + call.start_byte
+    if function is None or arguments is None or not 2 <= len(parts) <= 4:
+        ctx.report(
+            D.LAUNCH_NOT_REWRITTEN,
+            where,
+            f"launch configuration has {len(parts)} parameters (expected 2 to 4); kept as <<<...>>>",
+        )
+        return
+    if not _is_statement(site):
+        ctx.report(
+            D.LAUNCH_NOT_REWRITTEN,
+            where,
+            "launch used as an expression, not a statement; hipLaunchKernelGGL is a statement, "
+            "so the launch was kept as <<<...>>>",
+        )
+        return
+    b = site.base
+    template = "<" in src(function)
+    open_token, close_token = config.children[0], config.children[-1]
+    wrap_grid, wrap_block = (_needs_dim3(p) for p in parts[:2])
+    args_open = arguments.children[0]
+    has_args = any(c.type not in ("(", ")") for c in arguments.children)
+
+    def add(start: int, end: int, new: str) -> None:
+        ctx.edit(b + start, b + end, new, "launch")
+
+    # NAME<<<G, B[, S[, T]]>>>(ARGS)
+    #  -> hipLaunchKernelGGL(NAME, dim3(G), dim3(B), S|0, T|0[, ARGS])
+    add(function.start_byte, function.start_byte,
+        "hipLaunchKernelGGL(" + ("HIP_KERNEL_NAME(" if template else ""))
+    add(function.end_byte, open_token.end_byte,
+        (")" if template else "") + ", " + ("dim3(" if wrap_grid else ""))
+    add(commas[0].start_byte, commas[0].end_byte, (")" if wrap_grid else "") + ",")
+    if wrap_block:
+        add(parts[1].start_byte, parts[1].start_byte, "dim3(")
+        add(parts[1].end_byte, parts[1].end_byte, ")")
+    defaults = {2: ", 0, 0", 3: ", 0", 4: ""}[len(parts)]
+    add(close_token.start_byte, args_open.end_byte, defaults + (", " if has_args else ""))
+
+
+def _needs_dim3(node: tree_sitter.Node) -> bool:
+    """``dim3(...)`` already is one; anything else is wrapped (dim3 has a copy constructor)."""
+    if node.type in ("call_expression", "compound_literal_expression"):
+        function = node.child_by_field_name("function") or node.child_by_field_name("type")
+        if function is not None and function.text == b"dim3":
+            return False
+    return True

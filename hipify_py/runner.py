@@ -1,0 +1,224 @@
+"""Translate many files: read, translate, write (atomically) or diff, in a
+process pool when there is more than one file.  Never prints: it returns
+FileReports and the CLI renders them."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+from .diagnostics import Diagnostic, Severity
+from .engine import translate_bytes
+from .files import Target
+from .options import Options
+from .stats import Stats
+from .table import MappingTable
+
+
+class Mode(str, Enum):
+    IN_PLACE = "in-place"
+    OUTPUT_DIR = "output-dir"
+    STDOUT = "stdout"
+    DIFF = "diff"
+    CHECK = "check"
+
+    @property
+    def writes(self) -> bool:
+        return self in (Mode.IN_PLACE, Mode.OUTPUT_DIR)
+
+
+class Status(str, Enum):
+    CHANGED = "changed"  # written (or, for diff/check, would change)
+    UNCHANGED = "unchanged"
+    SKIPPED = "skipped"  # not source text
+    ERROR = "error"  # could not be read or written
+
+
+@dataclass
+class FileReport:
+    display: str
+    status: Status
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    stats: Stats = field(default_factory=Stats)
+    error: str = ""  # the I/O problem, for Status.ERROR
+    diff: str = ""  # for Mode.DIFF
+    output: bytes | None = None  # for Mode.STDOUT
+    written: str = ""  # the path written, when one was
+
+    @property
+    def unsupported(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
+
+
+@dataclass(frozen=True)
+class Job:
+    mode: Mode
+    options: Options
+    backup: bool = False
+    context_lines: int = 3
+
+
+class FileChanged(OSError):
+    pass
+
+
+def _stat_key(st: os.stat_result) -> tuple[int, int, int]:
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def process(target: Target, job: Job, table: MappingTable) -> FileReport:
+    """Everything for one file.  Any I/O failure leaves the file as it was."""
+    try:
+        with open(target.real, "rb") as handle:
+            before = os.fstat(handle.fileno())
+            data = handle.read()
+        after = os.stat(target.real)
+    except OSError as exc:
+        return FileReport(target.display, Status.ERROR, error=f"cannot read: {_reason(exc)}")
+    if _stat_key(before) != _stat_key(after) or len(data) != after.st_size:
+        return FileReport(
+            target.display, Status.ERROR, error="changed while being read; left as it is (run again)"
+        )
+    result = translate_bytes(data, table, job.options)
+    report = FileReport(target.display, Status.UNCHANGED, result.diagnostics, result.stats)
+    if result.skipped is not None:
+        report.status = Status.SKIPPED
+        return report
+    if result.changed:
+        report.status = Status.CHANGED
+    if job.mode is Mode.STDOUT:
+        report.output = result.data
+    elif job.mode is Mode.DIFF and result.changed:
+        report.diff = unified_diff(data, result.data, target.display, job.context_lines)
+    elif job.mode is Mode.IN_PLACE and result.changed:
+        try:
+            if job.backup:
+                backup = target.real.with_name(target.real.name + ".orig")
+                atomic_write(backup, data, like=target.real)
+            atomic_write(target.real, result.data, like=target.real, expect=_stat_key(after))
+            report.written = target.display
+        except OSError as exc:
+            report.status = Status.ERROR
+            report.error = f"cannot write: {_reason(exc)}; the file was left as it was"
+    elif job.mode is Mode.OUTPUT_DIR and target.output is not None:
+        try:
+            target.output.parent.mkdir(parents=True, exist_ok=True)
+            current = _read_or_none(target.output)
+            if current != result.data:
+                atomic_write(target.output, result.data, like=target.real)
+            report.written = str(target.output)
+        except OSError as exc:
+            report.status = Status.ERROR
+            report.error = f"cannot write {target.output}: {_reason(exc)}"
+    return report
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def atomic_write(
+    path: Path, data: bytes, *, like: Path | None = None, expect: tuple[int, int, int] | None = None
+) -> None:
+    """Write via a temporary file in the same folder and os.replace.
+
+    ``like``: copy its permission bits.  ``expect``: refuse (FileChanged) if
+    the file at ``path`` no longer has this (size, mtime, inode) - someone
+    changed it since we read it.
+    """
+    mode = None
+    if like is not None:
+        try:
+            mode = stat.S_IMODE(os.stat(like).st_mode)
+        except OSError:
+            mode = None
+    if like is not None and not os.access(like, os.W_OK) and like == path:
+        raise PermissionError(13, "file is read-only")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".hipify-tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        if expect is not None:
+            try:
+                now = _stat_key(os.stat(path))
+            except FileNotFoundError:
+                raise FileChanged(2, "file was deleted since it was read") from None
+            if now != expect:
+                raise FileChanged(16, "file changed since it was read")
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def unified_diff(before: bytes, after: bytes, name: str, context: int = 3) -> str:
+    a = before.decode("utf-8", errors="replace").splitlines(keepends=True)
+    b = after.decode("utf-8", errors="replace").splitlines(keepends=True)
+    lines = difflib.unified_diff(a, b, f"a/{name}", f"b/{name}", n=context)
+    out = []
+    for line in lines:
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def _reason(exc: OSError) -> str:
+    return (exc.strerror or str(exc) or type(exc).__name__).lower()
+
+
+# --------------------------------------------------------------------------- pool
+
+_WORKER: tuple[Job, MappingTable] | None = None
+
+
+def _init_worker(job: Job, table: MappingTable) -> None:
+    global _WORKER
+    _WORKER = (job, table)
+
+
+def _work(target: Target) -> FileReport:
+    assert _WORKER is not None
+    job, table = _WORKER
+    return process(target, job, table)
+
+
+def run(
+    targets: list[Target],
+    job: Job,
+    table: MappingTable,
+    jobs: int = 0,
+) -> Iterator[FileReport]:
+    """Yield one FileReport per target, in the order of ``targets``."""
+    workers = jobs or os.cpu_count() or 1
+    if workers <= 1 or len(targets) <= 1:
+        for target in targets:
+            yield process(target, job, table)
+        return
+    import multiprocessing
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    chunk = max(1, min(64, len(targets) // (workers * 8) or 1))
+    with ProcessPoolExecutor(
+        max_workers=min(workers, len(targets)),
+        mp_context=context,
+        initializer=_init_worker,
+        initargs=(job, table),
+    ) as pool:
+        yield from pool.map(_work, targets, chunksize=chunk)

@@ -31,6 +31,7 @@ class Context:
     info: SourceInfo
     lines: LineIndex
     target_hip: Version
+    present: set[str] = field(default_factory=set)  # distinct identifier-like words in the file
     edits: list[Edit] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     stats: Stats = field(default_factory=Stats)
@@ -46,8 +47,10 @@ class Context:
     def node_text(self, node: tree_sitter.Node) -> str:
         return self.text[node.start_byte : node.end_byte]
 
-    def edit(self, start: int, end: int, text: str, rule: str, safe: bool = True) -> None:
-        self.edits.append(Edit(start, end, text.encode("latin-1"), rule, safe))
+    def edit(
+        self, start: int, end: int, text: str, rule: str, safe: bool = True, structural: bool = True
+    ) -> None:
+        self.edits.append(Edit(start, end, text.encode("latin-1"), rule, safe, structural))
 
     def report(
         self, code: Code, offset: int, message: str, *, hint: str = "", name: str = "", end: int = 0

@@ -12,6 +12,10 @@ class Edit:
     text: bytes
     rule: str
     safe: bool = True  # unsafe edits are applied only when the user opts in
+    # False when the edit provably cannot change how the file parses (an
+    # identifier renamed to another plain identifier, a header name inside
+    # <...>): the self-check re-parse is needed only after structural edits.
+    structural: bool = True
 
     def overlaps(self, other: Edit) -> bool:
         if self.start == self.end or other.start == other.end:

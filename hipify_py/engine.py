@@ -11,7 +11,8 @@ from .diagnostics import Diagnostic, Severity
 from .edits import apply, plan
 from .options import Options
 from .parse import error_count, parse
-from .rules import all_rules
+from .rules import all_rules, identifiers, includes
+from .rules.identifiers import IDENTIFIER
 from .source import LineIndex, SourceInfo, inspect
 from .stats import Stats
 from .table import MappingTable
@@ -82,12 +83,21 @@ def _failed(result: FileResult, why: str) -> FileResult:
 def _translate(
     data: bytes, info: SourceInfo, table: MappingTable, options: Options, result: FileResult
 ) -> FileResult:
+    text = data.decode("latin-1")
+    present = set(IDENTIFIER.findall(text))
+    if (
+        not identifiers.may_apply(present, table.names)
+        and "<<<" not in text
+        and not includes.may_apply(text, table.headers)
+    ):
+        return result  # nothing CUDA here: skip parsing altogether
     parse_input = _parse_bytes(data, info)
     tree = parse(parse_input)
     lines = LineIndex(data)
     ctx = Context(
         data=data,
-        text=data.decode("latin-1"),
+        text=text,
+        present=present,
         tree=tree,
         table=table,
         options=options,
@@ -112,7 +122,7 @@ def _translate(
             0,
             f"the parser could not read {result.errors_before} region(s) of this file",
         )
-    if output != data:
+    if output != data and any(edit.structural for edit in accepted):
         out_info = inspect(output)
         result.errors_after = error_count(parse(_parse_bytes(output, out_info)))
         if result.errors_after > result.errors_before:

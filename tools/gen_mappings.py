@@ -401,7 +401,7 @@ HEADER_GLOBS = (
 _LEXICAL = re.compile(
     r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL
 )
-_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\()?", re.MULTILINE)
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\()?([^\n]*)", re.MULTILINE)
 _IS_DIRECTIVE = re.compile(r"^[ \t]*#")
 _CONDITIONAL = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\"\"|::|\d[\w.']*|\S")
@@ -439,6 +439,8 @@ class HeaderScan:
     kinds: dict[str, set[str]] = field(default_factory=dict)
     function_macros: set[str] = field(default_factory=set)
     object_macros: set[str] = field(default_factory=set)
+    empty_macros: set[str] = field(default_factory=set)  # annotations like CUDARTAPI
+    aliases: dict[str, str] = field(default_factory=dict)  # #define cublasCreate cublasCreate_v2
     files: int = 0
     cuda_version: str = ""
 
@@ -446,11 +448,29 @@ class HeaderScan:
         if IDENT_RE.match(name) and name not in _KEYWORDS:
             self.kinds.setdefault(name, set()).add(kind)
 
-    def kind_of(self, name: str) -> str | None:
+    def kind_of(self, name: str) -> tuple[str, bool] | None:
+        """(kind, via_alias) for a declared name, None when the headers lack it.
+
+        A name that is only a macro whose whole body is another identifier
+        (``#define cublasCreate cublasCreate_v2``) takes the kind of that identifier
+        when the headers declare it as something other than a macro."""
         found = self.kinds.get(name)
         if not found:
             return None
-        return next(k for k in KIND_ORDER if k in found)
+        kind = next(k for k in KIND_ORDER if k in found)
+        if kind != "macro":
+            return kind, False
+        target, seen = name, {name}
+        while target in self.aliases:
+            target = self.aliases[target]
+            if target in seen:
+                break
+            seen.add(target)
+            target_kinds = self.kinds.get(target, set())
+            resolved = next((k for k in KIND_ORDER if k in target_kinds), "macro")
+            if resolved != "macro":
+                return resolved, True
+        return "macro", False
 
 
 def header_files(root: Path) -> list[Path]:
@@ -510,7 +530,15 @@ def scan_headers(root: Path) -> HeaderScan:
         text = _strip(path.read_text(encoding="utf-8", errors="replace"))
         for match in _DEFINE.finditer(text):
             scan.add(match.group(1), "macro")
-            (scan.function_macros if match.group(2) else scan.object_macros).add(match.group(1))
+            if match.group(2):
+                scan.function_macros.add(match.group(1))
+            else:
+                scan.object_macros.add(match.group(1))
+                body = match.group(3).strip()
+                if not body:
+                    scan.empty_macros.add(match.group(1))
+                elif IDENT_RE.match(body):
+                    scan.aliases.setdefault(match.group(1), body)
         texts.append(text)
         scan.files += 1
         if path.name == "cuda.h":
@@ -535,11 +563,12 @@ class _Declarations:
 
     def __init__(self, scan: HeaderScan, tokens: list[str]) -> None:
         self.scan = scan
-        self.tokens = self._without_attributes(tokens)
+        self.tokens = self._without_attributes(tokens, scan.empty_macros)
 
     @staticmethod
-    def _without_attributes(tokens: list[str]) -> list[str]:
-        """Drop ``[[...]]``, ``__attribute__((...))``, ``__declspec(...)``, ``alignas(...)``."""
+    def _without_attributes(tokens: list[str], empty: set[str]) -> list[str]:
+        """Drop ``[[...]]``, ``__attribute__((...))``, ``__declspec(...)``, ``alignas(...)``
+        and macros that some branch defines as nothing (calling conventions, markers)."""
         out: list[str] = []
         i, n = 0, len(tokens)
         while i < n:
@@ -556,7 +585,8 @@ class _Declarations:
             if tok in _ATTRIBUTE_CALLS and i + 1 < n and tokens[i + 1] == "(":
                 i = _Declarations._skip_parens(tokens, i + 1)
                 continue
-            out.append(tok)
+            if tok not in empty:
+                out.append(tok)
             i += 1
         return out
 
@@ -785,29 +815,55 @@ class _Declarations:
 # --------------------------------------------------------------------------- heuristics
 
 _ALL_CAPS = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
-_MACRO_SUFFIX = re.compile(r"_(VERSION|MAJOR|MINOR|PATCHLEVEL|VER|BUILD)$")
-_TYPE_SUFFIX = re.compile(r"(_t|_st|_enum|_v\d+|_s|Params|Parms|Desc|Info|Attributes|Prop)$")
+_MACRO_CAPS = re.compile(r"^CUDART_|_(VERSION|MAJOR|MINOR|PATCHLEVEL|VER|BUILD)$")
+_TYPE_CAPS = re.compile(
+    r"_(DESCRIPTOR|PARAMS|PROPERTIES|REQUIREMENTS|INFO|ATTRIBUTES|DESC|st|v\d+)$|^CUDA_[A-Z0-9_]*_st$"
+)
+_TYPE_SUFFIX = re.compile(
+    r"(_t|_st|_enum|_v\d+|_s|V\d+|Params|Parms|Desc|Info|Attributes|Prop|Type|ID|Value|Flags"
+    r"|Map|Entry|Properties|Requirements|Mode|Kind|Format|Handle|Data)$"
+)
+_CAMEL_WORD = re.compile(r"[A-Z0-9][a-z0-9]*$")
 
 
 def is_types_section(title: str) -> bool:
     return bool(re.search(r"\btypes?\b", title, re.IGNORECASE))
 
 
+def _stem(name: str) -> str:
+    """The name without its last CamelCase word: cudaAddressModeBorder -> cudaAddressMode."""
+    match = _CAMEL_WORD.search(name)
+    return name[: match.start()] if match and match.start() > 0 else name
+
+
+@functools.lru_cache(maxsize=None)
+def _stems(siblings: frozenset[str]) -> Counter[str]:
+    return Counter(_stem(n) for n in siblings)
+
+
 def heuristic_kind(name: str, section: str, library: str, siblings: frozenset[str]) -> str:
-    """A kind for a name the headers do not declare (or when no headers are given)."""
+    """A kind for a name the headers do not declare (or when no headers are given).
+
+    ``siblings`` are the names of the same section.  Enumerators usually extend their
+    enum's name (cudaError -> cudaErrorInvalidValue) or share a stem with other
+    enumerators (cudaAddressModeBorder, cudaAddressModeClamp)."""
     if library == "cub":
         return "type" if re.match(r"^Cub[A-Z][a-z]", name) and "Debug" not in name else "macro"
     if not is_types_section(section):
         return "macro" if _ALL_CAPS.match(name) and not name.startswith("__") else "function"
     if _ALL_CAPS.match(name):
-        return "macro" if _MACRO_SUFFIX.search(name) else "enum"
+        if _MACRO_CAPS.search(name):
+            return "macro"
+        return "type" if _TYPE_CAPS.search(name) else "enum"
     if _TYPE_SUFFIX.search(name):
         return "type"
-    # enumerators usually extend their enum's name: cudaError -> cudaErrorInvalidValue
     for cut in range(len(name) - 1, 3, -1):
         if name[cut].isupper() and name[:cut] in siblings:
             return "enum"
-    return "type"
+    for other in siblings:
+        if other != name and other.startswith(name) and other[len(name)].isupper():
+            return "type"
+    return "enum" if _stems(siblings)[_stem(name)] >= 2 else "type"
 
 
 # --------------------------------------------------------------------------- rows -> yaml
@@ -960,10 +1016,14 @@ def build(tables_dir: Path, scan: HeaderScan | None) -> Result:
             out_rows: list[OutRow] = []
             for trow in section.rows:
                 guess = heuristic_kind(trow.cuda, section.title, spec.name, siblings)
-                declared = scan.kind_of(trow.cuda) if scan else None
+                found = scan.kind_of(trow.cuda) if scan else None
+                declared = found[0] if found else None
                 if declared and declared != guess:
                     disagreements[(guess, declared)] += 1
-                kind_sources["headers" if declared else "heuristics"] += 1
+                if found:
+                    kind_sources["headers (macro alias)" if found[1] else "headers"] += 1
+                else:
+                    kind_sources["heuristics"] += 1
                 row = OutRow(
                     cuda=trow.cuda,
                     library=spec.name,

@@ -13,6 +13,7 @@ strings stay untouched too.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import tree_sitter
 
@@ -67,6 +68,27 @@ _STRING_NODES = frozenset(
 )
 # Directives whose argument is free text, not code.
 _TEXT_DIRECTIVES = frozenset({"#pragma", "#error", "#warning", "#line", "#ident"})
+
+
+# Words the grammar treats as keywords or primitive types: renaming an
+# identifier to one of them could change the parse.
+_RESERVED = frozenset(
+    """alignas alignof asm auto bool break case catch char char8_t char16_t char32_t class
+    const consteval constexpr constinit const_cast continue co_await co_return co_yield
+    decltype default delete do double dynamic_cast else enum explicit export extern false
+    float for friend goto if inline int long mutable namespace new noexcept nullptr operator
+    private protected public register reinterpret_cast requires return short signed sizeof
+    static static_assert static_cast struct switch template this thread_local throw true try
+    typedef typeid typename union unsigned using virtual void volatile wchar_t while size_t
+    ssize_t ptrdiff_t intptr_t uintptr_t int8_t int16_t int32_t int64_t uint8_t uint16_t
+    uint32_t uint64_t __global__ __device__ __host__ __shared__ __constant__ __managed__
+    __launch_bounds__ __restrict__ __forceinline__ __noinline__ __grid_constant__""".split()
+)
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def is_plain_identifier(name: str) -> bool:
+    return bool(_PLAIN.match(name)) and name not in _RESERVED
 
 
 class _Scanner:
@@ -135,25 +157,52 @@ def _foreign_scope(ctx: Context, node: tree_sitter.Node) -> bool:
     return scope_name not in ctx.table.names
 
 
+def occurrences(text: str, name: str) -> list[int]:
+    """Start offsets of ``name`` as a whole identifier in ``text``."""
+    found: list[int] = []
+    size = len(name)
+    find = text.find
+    pos = find(name)
+    while pos != -1:
+        before = text[pos - 1] if pos else " "
+        after = text[pos + size : pos + size + 1]
+        if not (before.isalnum() or before in "_$") and not (after and (after.isalnum() or after in "_$")):
+            found.append(pos)
+        pos = find(name, pos + size)
+    return found
+
+
+def may_apply(present: set[str], names: Mapping[str, Row]) -> bool:
+    """Cheap test on the file's distinct words: could this rule find anything?"""
+    if not present.isdisjoint(names.keys()) or not present.isdisjoint(KERNEL_WORDS):
+        return True
+    return any(CUDA_LIKE.match(name) for name in present)
+
+
 def run(ctx: Context) -> None:
     scanner = _Scanner(ctx)
     names = ctx.table.names
     text = ctx.text
-    unknown: list[tuple[int, int, str]] = []
+    # One C-speed pass collects the distinct identifiers; Python work is then
+    # proportional to the CUDA names actually present, not to the file size.
+    present = ctx.present
+    hits: list[tuple[int, Row]] = []
+    for name in present & names.keys():
+        row = names[name]
+        hits.extend((pos, row) for pos in occurrences(text, name))
+    hits.sort(key=lambda hit: hit[0])
+    for word in present & KERNEL_WORDS:
+        if ctx.uses_kernel_syntax:
+            break
+        for pos in occurrences(text, word):
+            where, _ = scanner.classify(pos, pos + len(word))
+            if where in ("code", "keyword", "macro"):
+                ctx.uses_kernel_syntax = True
+                break
     strings_seen: set[str] = set()
-    for match in IDENTIFIER.finditer(text):
-        name = match.group()
-        row = names.get(name)
-        if row is None:
-            if name in KERNEL_WORDS:
-                if not ctx.uses_kernel_syntax:
-                    where, _ = scanner.classify(match.start(), match.end())
-                    if where in ("code", "keyword", "macro"):
-                        ctx.uses_kernel_syntax = True
-            elif CUDA_LIKE.match(name):
-                unknown.append((match.start(), match.end(), name))
-            continue
-        start, end = match.start(), match.end()
+    for start, row in hits:
+        name = row.cuda
+        end = start + len(name)
         where, node = scanner.classify(start, end)
         if where == "code" and node is not None and node.type in _CODE_NODES:
             if row.kind == "namespace" and not _namespace_context(node):
@@ -178,7 +227,13 @@ def run(ctx: Context) -> None:
         else:
             continue
         _rename(ctx, row, start, end)
-    if unknown:
+    unknown_names = sorted(
+        name for name in present - names.keys() if CUDA_LIKE.match(name)
+    )
+    if unknown_names:
+        unknown = sorted(
+            (pos, pos + len(name), name) for name in unknown_names for pos in occurrences(text, name)
+        )
         _report_unknown(ctx, scanner, unknown)
 
 
@@ -227,7 +282,7 @@ def _rename(ctx: Context, row: Row, start: int, end: int, in_string: bool = Fals
         return
     ctx.stats.converted[(row.library, row.kind)] += 1
     if target != name:
-        ctx.edit(start, end, target, "rename")
+        ctx.edit(start, end, target, "rename", structural=not is_plain_identifier(target))
     if row.cuda_removed:
         ctx.report(
             D.REMOVED_API,

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import tree_sitter
 
+import re
+from collections.abc import Mapping
+
 from .. import diagnostics as D
 from ..context import Context, cached_version
-from ..parse import captures
 from ..table import HeaderRow
 from ..versions import format_version
 
@@ -20,7 +22,7 @@ RUNTIME_HEADER = "hip/hip_runtime.h"
 _RUNTIME_PROVIDERS = frozenset({RUNTIME_HEADER})
 _API_PROVIDERS = frozenset({RUNTIME_HEADER, "hip/hip_runtime_api.h"})
 
-_INCLUDES = "(preproc_include path: (_) @path) @include"
+_DIRECTIVE = re.compile(r"#[ \t]*include\b")
 
 
 def lookup_header(ctx: Context, name: str) -> HeaderRow | None:
@@ -37,10 +39,37 @@ def lookup_header(ctx: Context, name: str) -> HeaderRow | None:
     return None
 
 
+_HEADER_NAME = re.compile(r"#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]")
+
+
+def may_apply(text: str, headers: Mapping[str, HeaderRow]) -> bool:
+    """Does the text include any header the table knows?"""
+    for match in _HEADER_NAME.finditer(text):
+        name = match.group(1).strip()
+        if name in headers or any(
+            "/".join(name.split("/")[:d]) + "/*" in headers for d in range(1, name.count("/") + 1)
+        ):
+            return True
+    return False
+
+
+def include_paths(ctx: Context) -> list[tree_sitter.Node]:
+    """The path nodes of the file's #include directives (in #if branches too)."""
+    paths: list[tree_sitter.Node] = []
+    for match in _DIRECTIVE.finditer(ctx.text):
+        node = ctx.root.descendant_for_byte_range(match.start(), match.start() + 1)
+        while node is not None and node.type not in ("preproc_include", "translation_unit"):
+            node = node.parent
+        if node is not None and node.type == "preproc_include":
+            path = node.child_by_field_name("path")
+            if path is not None:
+                paths.append(path)
+    return paths
+
+
 def run(ctx: Context) -> None:
-    found = captures(_INCLUDES, ctx.root)
     resulting: set[str] = set()  # headers the file includes after translation
-    for path in found.get("path", []):
+    for path in include_paths(ctx):
         raw = ctx.node_text(path)
         if len(raw) < 2 or raw[0] not in "<\"" or raw[-1] not in ">\"":
             continue  # a macro-computed include such as #include HEADER
@@ -55,10 +84,10 @@ def run(ctx: Context) -> None:
             continue
         resulting.add(target)
         if target != name:
-            ctx.edit(path.start_byte + 1, path.end_byte - 1, target, "include")
+            ctx.edit(path.start_byte + 1, path.end_byte - 1, target, "include", structural=False)
             ctx.stats.converted[(row.library or "headers", "header")] += 1
     if ctx.options.insert_runtime_include:
-        _insert_runtime(ctx, resulting, found.get("include", []))
+        _insert_runtime(ctx, resulting)
 
 
 def _target(ctx: Context, row: HeaderRow, path: tree_sitter.Node, name: str) -> str | None:
@@ -92,7 +121,7 @@ def _target(ctx: Context, row: HeaderRow, path: tree_sitter.Node, name: str) -> 
     return target
 
 
-def _insert_runtime(ctx: Context, resulting: set[str], includes: list[tree_sitter.Node]) -> None:
+def _insert_runtime(ctx: Context, resulting: set[str]) -> None:
     if ctx.uses_kernel_syntax:
         if resulting & _RUNTIME_PROVIDERS:
             return
@@ -101,16 +130,17 @@ def _insert_runtime(ctx: Context, resulting: set[str], includes: list[tree_sitte
             return
     else:
         return
-    offset = _insertion_point(ctx, includes)
+    offset = _insertion_point(ctx)
     newline = ctx.info.newline.decode("latin-1")
     line = f"#include <{RUNTIME_HEADER}>{newline}"
     if offset == len(ctx.text) and ctx.text and not ctx.text.endswith(("\n", "\r")):
         line = newline + line
-    ctx.edit(offset, offset, line, "include")
+    # a whole line between top-level items: cannot change how the rest parses
+    ctx.edit(offset, offset, line, "include", structural=False)
     ctx.report(D.RUNTIME_INCLUDE_ADDED, offset, f"inserted #include <{RUNTIME_HEADER}>")
 
 
-def _insertion_point(ctx: Context, includes: list[tree_sitter.Node]) -> int:
+def _insertion_point(ctx: Context) -> int:
     """After #pragma once or an include guard; else before the first top-level
     #include; else after the file's leading comments."""
     root = ctx.root

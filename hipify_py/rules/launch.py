@@ -22,7 +22,6 @@ from ..context import Context
 from ..parse import captures, parse
 
 _LAUNCHES = "(call_expression (kernel_call_syntax) @config) @call"
-_MACRO_BODIES = "(preproc_function_def value: (preproc_arg) @body) (preproc_def value: (preproc_arg) @body)"
 _WRAP_PREFIX = "void __hipify_py_macro_body__() {\n"
 _WRAP_SUFFIX = "\n;}\n"
 
@@ -39,16 +38,27 @@ class _Site:
 
 
 def run(ctx: Context) -> None:
-    sites = [
-        _Site(call, _config(call), 0, ctx.text, False)
-        for call in captures(_LAUNCHES, ctx.root).get("call", [])
-    ]
-    if sites:
+    sites: list[_Site] = []
+    bodies: dict[int, tree_sitter.Node] = {}
+    text = ctx.text
+    pos = text.find("<<<")
+    while pos != -1:
+        node = ctx.root.descendant_for_byte_range(pos, pos + 3)
+        if node is not None:
+            parent = node.parent
+            if node.type == "<<<" and parent is not None and parent.type == "kernel_call_syntax":
+                call = parent.parent
+                if call is not None and call.type == "call_expression":
+                    sites.append(_Site(call, parent, 0, text, False))
+            elif node.type == "preproc_arg":
+                bodies[node.start_byte] = node
+        pos = text.find("<<<", pos + 3)
+    if sites or bodies:
         ctx.uses_kernel_syntax = True
-    if "<<<" in ctx.text:
-        sites.extend(_macro_sites(ctx))
     if ctx.options.launch_syntax != "hip":
         return
+    for body in bodies.values():
+        sites.extend(_macro_sites(ctx, body))
     for site in sites:
         _rewrite(ctx, site)
 
@@ -60,21 +70,19 @@ def _config(call: tree_sitter.Node) -> tree_sitter.Node:
     raise AssertionError("query guarantees a kernel_call_syntax child")
 
 
-def _macro_sites(ctx: Context) -> list[_Site]:
-    sites: list[_Site] = []
-    for body in captures(_MACRO_BODIES, ctx.root).get("body", []):
-        body_text = ctx.node_text(body)
-        if "<<<" not in body_text:
-            continue
-        ctx.uses_kernel_syntax = True
-        wrapped = _WRAP_PREFIX + body_text + _WRAP_SUFFIX
-        tree = parse(wrapped.encode("latin-1"))
-        base = body.start_byte - len(_WRAP_PREFIX)
-        for call in captures(_LAUNCHES, tree.root_node).get("call", []):
-            if call.has_error:
-                continue
-            sites.append(_Site(call, _config(call), base, wrapped, True))
-    return sites
+def _macro_sites(ctx: Context, body: tree_sitter.Node) -> list[_Site]:
+    """Launches in a #define body, found by parsing the body as a statement."""
+    parent = body.parent
+    if parent is None or parent.type not in ("preproc_def", "preproc_function_def"):
+        return []
+    wrapped = _WRAP_PREFIX + ctx.node_text(body) + _WRAP_SUFFIX
+    tree = parse(wrapped.encode("latin-1"))
+    base = body.start_byte - len(_WRAP_PREFIX)
+    return [
+        _Site(call, _config(call), base, wrapped, True)
+        for call in captures(_LAUNCHES, tree.root_node).get("call", [])
+        if not call.has_error
+    ]
 
 
 def _is_statement(site: _Site) -> bool:

@@ -88,11 +88,15 @@ LIBRARIES: tuple[LibrarySpec, ...] = (
     ),
     LibrarySpec("device", "CUDA Device API", "CUDA_Device_API_supported_by_HIP.md"),
     LibrarySpec(
-        "rtc", "NVRTC (CUDA runtime compilation)", "CUDA_RTC_API_supported_by_HIP.md",
+        "rtc",
+        "NVRTC (CUDA runtime compilation)",
+        "CUDA_RTC_API_supported_by_HIP.md",
         owns=r"nvrtc|NVRTC_",
     ),
     LibrarySpec(
-        "complex", "cuComplex", "cuComplex_API_supported_by_HIP.md",
+        "complex",
+        "cuComplex",
+        "cuComplex_API_supported_by_HIP.md",
         owns=r"cuC[a-z]|cuComplex|cuDoubleComplex|cuFloatComplex",
     ),
     LibrarySpec(
@@ -146,7 +150,9 @@ LIBRARIES: tuple[LibrarySpec, ...] = (
         ),
         owns=r"cudnn|CUDNN",
     ),
-    LibrarySpec("cub", "CUB (hipCUB)", "CUB_API_supported_by_HIP.md", owns=r"cub|CUB|Cub|_CUB|__CUB"),
+    LibrarySpec(
+        "cub", "CUB (hipCUB)", "CUB_API_supported_by_HIP.md", owns=r"cub|CUB|Cub|_CUB|__CUB"
+    ),
 )
 LIBRARY_RANK = {spec.name: i for i, spec in enumerate(LIBRARIES)}
 
@@ -232,10 +238,10 @@ def _version(cell: str) -> str:
 
 def _target(cells: Sequence[str], what: str) -> Target:
     name = _name(cells[0], what)
-    versions = [_version(c) for c in cells[1:6]]
-    if not name and any(versions):
+    added, deprecated, changed, removed, experimental = (_version(c) for c in cells[1:6])
+    if not name and any((added, deprecated, changed, removed, experimental)):
         raise ValueError(f"{what} versions given without a {what} name")
-    return Target(name, *versions)
+    return Target(name, added, deprecated, changed, removed, experimental)
 
 
 def parse_row(line: str, layout: Layout | None = None, origin: str = "") -> TableRow:
@@ -251,10 +257,17 @@ def parse_row(line: str, layout: Layout | None = None, origin: str = "") -> Tabl
         raise ValueError("row without a CUDA name")
     if not IDENT_RE.match(cuda):
         raise ValueError(f"CUDA name {cuda!r} is not an identifier")
-    cuda_versions = [_version(c) for c in cells[1:5]]
-    hip = _target(cells[5:11], layout.groups[0])
-    roc = _target(cells[11:17], layout.groups[1]) if len(layout.groups) > 1 else None
-    return TableRow(cuda, *cuda_versions, hip=hip, roc=roc, origin=origin)
+    added, deprecated, changed, removed = (_version(c) for c in cells[1:5])
+    return TableRow(
+        cuda,
+        cuda_added=added,
+        cuda_deprecated=deprecated,
+        cuda_changed=changed,
+        cuda_removed=removed,
+        hip=_target(cells[5:11], layout.groups[0]),
+        roc=_target(cells[11:17], layout.groups[1]) if len(layout.groups) > 1 else None,
+        origin=origin,
+    )
 
 
 @dataclass
@@ -398,24 +411,28 @@ HEADER_GLOBS = (
     "cooperative_groups/**/*.h",
 )
 
-_LEXICAL = re.compile(
-    r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL
-)
+_LEXICAL = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\()?([^\n]*)", re.MULTILINE)
 _IS_DIRECTIVE = re.compile(r"^[ \t]*#")
 _CONDITIONAL = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\"\"|::|\d[\w.']*|\S")
 _KEYWORDS = frozenset(
-    """alignas alignof asm auto bool break case catch char class const constexpr continue
-    decltype default delete do double else enum explicit export extern false float for friend
-    goto if inline int long mutable namespace new noexcept nullptr operator private protected
-    public register return short signed sizeof static static_assert struct switch template this
-    throw true try typedef typename union unsigned using virtual void volatile while""".split()
+    re.findall(
+        r"\w+",
+        """alignas alignof asm auto bool break case catch char class const constexpr continue
+        decltype default delete do double else enum explicit export extern false float for friend
+        goto if inline int long mutable namespace new noexcept nullptr operator private protected
+        public register return short signed sizeof static static_assert struct switch template
+        this throw true try typedef typename union unsigned using virtual void volatile while""",
+    )
 )
 _ATTRIBUTE_CALLS = frozenset({"__attribute__", "__declspec", "alignas", "__asm__"})
 _NOT_BEFORE_FUNCTION = frozenset(
-    """return case else do throw new delete sizeof typeid goto if while for switch operator
-    co_return co_yield co_await""".split()
+    re.findall(
+        r"\w+",
+        "return case else do throw new delete sizeof typeid goto if while for switch operator "
+        "co_return co_yield co_await",
+    )
 )
 _AGGREGATES = frozenset({"struct", "class", "union", "enum"})
 
@@ -585,7 +602,7 @@ class _Declarations:
             if tok in _ATTRIBUTE_CALLS and i + 1 < n and tokens[i + 1] == "(":
                 i = _Declarations._skip_parens(tokens, i + 1)
                 continue
-            if tok not in empty:
+            if tok not in empty or (i + 1 < n and tokens[i + 1] == "("):
                 out.append(tok)
             i += 1
         return out
@@ -640,9 +657,8 @@ class _Declarations:
         if not stack:
             return []
         scope, saved = stack.pop()
-        if scope in ("class", "enum", "other"):
-            return [*saved, "{}"]
-        return [] if scope == "skip" and not saved else stmt
+        # a closed struct/enum body or initialiser continues its statement: "} name;"
+        return [*saved, "{}"] if scope in ("class", "enum", "other") else []
 
     def _tag(self, stmt: list[str], start: int) -> tuple[str | None, int]:
         """The tag after an aggregate keyword at ``start``: skips attribute macros."""
@@ -658,8 +674,10 @@ class _Declarations:
             if i + 1 < n and stmt[i + 1] == "(" and self._is_attribute_call(tok):
                 i = self._skip_parens(stmt, i + 1)
                 continue
-            if tok in self.scan.object_macros and i + 1 < n and (
-                IDENT_RE.match(stmt[i + 1]) or stmt[i + 1] == "("
+            if (
+                tok in self.scan.object_macros
+                and i + 1 < n
+                and (IDENT_RE.match(stmt[i + 1]) or stmt[i + 1] == "(")
             ):
                 i += 1
                 continue
@@ -688,7 +706,7 @@ class _Declarations:
                 name, end = self._tag(stmt, i)
                 if name:
                     self.scan.add(name, "type")
-                tags.append((tok, end if name else i + 1 if end >= len(stmt) else end))
+                tags.append((tok, end))
         return tags
 
     def _open(self, stmt: list[str]) -> str:
@@ -700,7 +718,7 @@ class _Declarations:
         if tags:
             keyword, end = tags[-1]
             rest = stmt[end:]
-            if not rest or rest[0] in (":", "<", "final") or end >= len(stmt):
+            if not rest or rest[0] in (":", "<", "final"):
                 return "enum" if keyword == "enum" else "class"
         if "(" in stmt and stmt[0] != "typedef" and "=" not in stmt[: stmt.index("(")]:
             return "func"
@@ -762,6 +780,9 @@ class _Declarations:
             if i + 1 < n and stmt[i + 1] == "(" and IDENT_RE.match(tok):
                 if tok in _ATTRIBUTE_CALLS or tok in _KEYWORDS or tok in self.scan.function_macros:
                     i = self._skip_parens(stmt, i + 1)
+                    continue
+                if tok in self.scan.empty_macros and _ALL_CAPS.match(tok):
+                    i += 1  # max CUB_PREVENT_MACRO_SUBSTITUTION (a, b)
                     continue
                 before = stmt[i - 1] if i else ""
                 if before in ("*", "&", "&&", ">") or (
@@ -836,7 +857,7 @@ def _stem(name: str) -> str:
     return name[: match.start()] if match and match.start() > 0 else name
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _stems(siblings: frozenset[str]) -> Counter[str]:
     return Counter(_stem(n) for n in siblings)
 
@@ -863,7 +884,9 @@ def heuristic_kind(name: str, section: str, library: str, siblings: frozenset[st
     for other in siblings:
         if other != name and other.startswith(name) and other[len(name)].isupper():
             return "type"
-    return "enum" if _stems(siblings)[_stem(name)] >= 2 else "type"
+    stem = _stem(name)
+    shared = stem != name and any(c.isupper() for c in stem) and _stems(siblings)[stem] >= 2
+    return "enum" if shared else "type"
 
 
 # --------------------------------------------------------------------------- rows -> yaml
@@ -920,7 +943,7 @@ class OutRow:
 _PLAIN_SAFE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def scalar(value: str, flow: bool = True) -> str:
     """A YAML scalar: plain when that reads back as the same string, else double-quoted."""
     pattern = _PLAIN_SAFE if flow else re.compile(r"^[A-Za-z_][A-Za-z0-9_.\- ()\[\]/+&,]*$")
@@ -940,9 +963,7 @@ def row_line(row: OutRow) -> str:
     return f"    {scalar(row.cuda)}: {{{', '.join(parts)}}}"
 
 
-def render(
-    spec: LibrarySpec, sections: list[tuple[str, list[OutRow]]], kinds_line: str
-) -> str:
+def render(spec: LibrarySpec, sections: list[tuple[str, list[OutRow]]], kinds_line: str) -> str:
     curated = f"{spec.name}.curated.yaml"
     lines = [
         f"{GENERATED_MARK} from {spec.source}",
@@ -1122,7 +1143,7 @@ def resolve_chains(rows: dict[str, OutRow]) -> list[str]:
 
 
 def _strip_kinds(text: str) -> str:
-    text = re.sub(r", kind: \w+", "", text)
+    text = re.sub(r"\bkind: \w+", "kind: ?", text)
     return "\n".join(line for line in text.splitlines() if not line.startswith(KINDS_MARK))
 
 
@@ -1138,7 +1159,11 @@ def check(out_dir: Path, files: dict[str, str], ignore_kind: bool) -> list[str]:
         if want != have:
             diff = list(
                 difflib.unified_diff(
-                    have.splitlines(), want.splitlines(), f"{path} (on disk)", "generated", n=0,
+                    have.splitlines(),
+                    want.splitlines(),
+                    f"{path} (on disk)",
+                    "generated",
+                    n=0,
                     lineterm="",
                 )
             )

@@ -149,7 +149,7 @@ def _loader_class() -> type[Any]:
             line = key_node.start_mark.line + 1
             if key in seen:
                 raise TableError(
-                    f"{key_node.start_mark.name}:{line}: duplicate key {key!r} "
+                    f"{getattr(loader, 'name', key_node.start_mark.name)}:{line}: duplicate key {key!r} "
                     f"(first at line {seen[key]})"
                 )
             seen[key] = line

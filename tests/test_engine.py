@@ -1,0 +1,236 @@
+"""Engine behaviour, one property at a time, with the shipped tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hipify_py import Options, translate, translate_bytes
+from hipify_py.table import load_directory
+
+
+def out(src: str, **options: object) -> str:
+    result = translate(src, **options)
+    assert isinstance(result.text, str)
+    return result.text
+
+
+def codes(src: str, **options: object) -> list[str]:
+    return [d.code for d in translate(src, **options).diagnostics]
+
+
+# --- renaming only real tokens ------------------------------------------------
+
+def test_renames_calls_types_and_enums() -> None:
+    src = "cudaError_t e = cudaMemcpy(d, h, n, cudaMemcpyHostToDevice);\n"
+    assert out(src, insert_runtime_include=False) == (
+        "hipError_t e = hipMemcpy(d, h, n, hipMemcpyHostToDevice);\n"
+    )
+
+
+def test_comments_and_strings_are_left_alone() -> None:
+    src = '// cudaMalloc here\n/* cudaFree */ const char* s = "cudaMalloc failed"; char c = \'c\';\n'
+    assert out(src) == src
+    assert codes(src, select={"HPY107"}) == ["HPY107"]  # one note for the string mention
+
+
+def test_rewrite_strings_is_opt_in() -> None:
+    src = 'const char* s = "cudaMalloc failed";\n'
+    assert out(src, rewrite_strings=True) == 'const char* s = "hipMalloc failed";\n'
+
+
+def test_longer_identifiers_are_not_touched() -> None:
+    src = "void f() { mycudaMalloc(); cudaMallocWrapper(); cudaMalloc_(); x_cudaFree(); }\n"
+    assert out(src, insert_runtime_include=False) == src
+
+
+def test_member_and_foreign_namespace_names_are_not_cuda() -> None:
+    src = "void f(S s) { s.cudaMalloc(); p->cudaFree(); mylib::cudaMalloc(); ::cudaFree(0); }\n"
+    assert out(src, insert_runtime_include=False) == (
+        "void f(S s) { s.cudaMalloc(); p->cudaFree(); mylib::cudaMalloc(); ::hipFree(0); }\n"
+    )
+
+
+def test_namespaces() -> None:
+    src = "#include <cub/cub.cuh>\nusing namespace cub;\nnamespace c2 = cub;\ncub::BlockReduce<int, 128> r; int cub_count;\n"
+    assert out(src) == (
+        "#include <hipcub/hipcub.hpp>\nusing namespace hipcub;\nnamespace c2 = hipcub;\n"
+        "hipcub::BlockReduce<int, 128> r; int cub_count;\n"
+    )
+
+
+def test_define_bodies_are_token_lexed() -> None:
+    src = ('#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) '
+           'printf("cudaSuccess %s", cudaGetErrorString(e)); } while (0) // cudaFree\n')
+    assert out(src, insert_runtime_include=False) == (
+        '#define CHECK(x) do { hipError_t e = (x); if (e != hipSuccess) '
+        'printf("cudaSuccess %s", hipGetErrorString(e)); } while (0) // cudaFree\n'
+    )
+
+
+def test_multiline_define_body() -> None:
+    src = "#define ALLOC(p, n) \\\n  cudaMalloc(&p, n); \\\n  cudaMemset(p, 0, n)\n"
+    assert out(src, insert_runtime_include=False) == (
+        "#define ALLOC(p, n) \\\n  hipMalloc(&p, n); \\\n  hipMemset(p, 0, n)\n"
+    )
+
+
+def test_every_preprocessor_branch_and_condition() -> None:
+    src = ("#if defined(CUDART_VERSION) && CUDART_VERSION >= 11000\ncudaStream_t a;\n"
+           "#elif 1\ncudaEvent_t b;\n#else\ncudaError_t c;\n#endif\n#ifdef cudaMalloc\n#endif\n")
+    text = out(src, insert_runtime_include=False)
+    assert "hipStream_t a;" in text and "hipEvent_t b;" in text and "hipError_t c;" in text
+    assert "cudaStream_t" not in text
+
+
+# --- includes -------------------------------------------------------------------
+
+def test_known_headers_map_and_project_headers_do_not() -> None:
+    src = ('#include <cuda_runtime.h>\n#include "cuda_runtime.h"\n#include "vendors/cuda.h"\n'
+           "#include <cublas_v2.h>\n#include <curand.h>\n#include <cufft.h>\n#include <thrust/sort.h>\n")
+    assert out(src) == (
+        '#include <hip/hip_runtime.h>\n#include "hip/hip_runtime.h"\n#include "vendors/cuda.h"\n'
+        "#include <hipblas/hipblas.h>\n#include <hiprand/hiprand.h>\n#include <hipfft/hipfft.h>\n"
+        "#include <thrust/sort.h>\n"
+    )
+
+
+def test_header_without_counterpart_is_reported() -> None:
+    result = translate("#include <mma.h>\n")
+    assert result.text == "#include <mma.h>\n"
+    (diag,) = [d for d in result.diagnostics if d.code == "HPY201"]
+    assert (diag.line, diag.column) == (1, 10)
+    assert "rocWMMA" in diag.hint
+
+
+def test_runtime_include_inserted_once_after_pragma_once() -> None:
+    src = "// licence\n#pragma once\n__device__ float twice(float x) { return 2 * x; }\n"
+    text = out(src)
+    assert text == ("// licence\n#pragma once\n#include <hip/hip_runtime.h>\n"
+                    "__device__ float twice(float x) { return 2 * x; }\n")
+    assert out(text) == text
+
+
+def test_runtime_include_inserted_inside_include_guard() -> None:
+    src = "#ifndef K_H\n#define K_H\n__global__ void k();\n#endif\n"
+    assert out(src) == "#ifndef K_H\n#define K_H\n#include <hip/hip_runtime.h>\n__global__ void k();\n#endif\n"
+
+
+def test_runtime_include_goes_before_first_include_and_after_leading_comment() -> None:
+    assert out("/* c */\n#include <cstdio>\nvoid f() { cudaFree(0); }\n") == (
+        "/* c */\n#include <hip/hip_runtime.h>\n#include <cstdio>\nvoid f() { hipFree(0); }\n"
+    )
+    assert out("// c\nvoid f() { cudaFree(0); }\n") == (
+        "// c\n#include <hip/hip_runtime.h>\nvoid f() { hipFree(0); }\n"
+    )
+
+
+def test_no_runtime_include_for_plain_cpp_or_library_only_code() -> None:
+    assert out("int main() { return 0; }\n") == "int main() { return 0; }\n"
+    src = "#include <cublas_v2.h>\nvoid f(cublasHandle_t h) { cublasCreate(&h); }\n"
+    assert "hip_runtime" not in out(src)
+
+
+# --- launches ------------------------------------------------------------------
+
+def test_launch_kept_by_default() -> None:
+    src = "#include <hip/hip_runtime.h>\nvoid f() { k<<<g, b>>>(x); }\n"
+    assert out(src) == src
+
+
+@pytest.mark.parametrize(
+    ("launch", "expected"),
+    [
+        ("k<<<g, b>>>(x, y);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0, x, y);"),
+        ("k<<<g, b, s>>>(x);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), s, 0, x);"),
+        ("k<<<g, b, s, st>>>(x);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), s, st, x);"),
+        ("k<<<dim3(1, 2), 32>>>();", "hipLaunchKernelGGL(k, dim3(1, 2), dim3(32), 0, 0);"),
+        ("k<float, 4><<<g, b>>>(x);", "hipLaunchKernelGGL(HIP_KERNEL_NAME(k<float, 4>), dim3(g), dim3(b), 0, 0, x);"),
+        ("ns::k<<<g, b>>>(x);", "hipLaunchKernelGGL(ns::k, dim3(g), dim3(b), 0, 0, x);"),
+    ],
+)
+def test_launch_rewrite(launch: str, expected: str) -> None:
+    src = f"#include <hip/hip_runtime.h>\nvoid f() {{ {launch} }}\n"
+    assert out(src, launch_syntax="hip") == f"#include <hip/hip_runtime.h>\nvoid f() {{ {expected} }}\n"
+
+
+def test_launch_rewrite_keeps_multiline_arguments_and_renames_inside() -> None:
+    src = "void f(cudaStream_t s) {\n  k<<<g, b, 0, s>>>(a,\n      cudaMemcpyHostToDevice);\n}\n"
+    assert out(src, launch_syntax="hip", insert_runtime_include=False) == (
+        "void f(hipStream_t s) {\n  hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, s, a,\n"
+        "      hipMemcpyHostToDevice);\n}\n"
+    )
+
+
+def test_launch_inside_macro() -> None:
+    src = "#define LAUNCH(k, n, ...) k<<<(n + 255) / 256, 256>>>(__VA_ARGS__)\n"
+    assert out(src, launch_syntax="hip") == (
+        "#include <hip/hip_runtime.h>\n"
+        "#define LAUNCH(k, n, ...) hipLaunchKernelGGL(k, dim3((n + 255) / 256), dim3(256), 0, 0, __VA_ARGS__)\n"
+    )
+
+
+def test_translated_launch_is_stable() -> None:
+    src = "#include <hip/hip_runtime.h>\nvoid f() { k<float><<<g, b>>>(x); }\n"
+    once = out(src, launch_syntax="hip")
+    assert out(once, launch_syntax="hip") == once
+
+
+# --- diagnostics -------------------------------------------------------------------
+
+def test_unsupported_api_is_reported_with_position_and_left_alone() -> None:
+    src = "void f() {\n  cudaDeviceFlushGPUDirectRDMAWrites(t, s);\n}\n"
+    result = translate(src)
+    assert "cudaDeviceFlushGPUDirectRDMAWrites(t, s)" in str(result.text)
+    (diag,) = [d for d in result.diagnostics if d.code == "HPY101"]
+    assert (diag.line, diag.column, diag.severity.value) == (2, 3, "error")
+    assert diag.name == "cudaDeviceFlushGPUDirectRDMAWrites"
+    assert result.stats.unconverted["cudaDeviceFlushGPUDirectRDMAWrites"] == 1
+
+
+def test_unknown_cuda_like_name_is_reported_unless_defined_here() -> None:
+    assert "HPY102" in codes("void f() { cudaFrobnicate(); }\n")
+    assert "HPY102" not in codes("#define CUDA_CHECK(x) x\nvoid f() { CUDA_CHECK(g()); }\n")
+    assert "HPY102" not in codes("void cudaHelper();\nvoid f() { cudaHelper(); }\n")
+    assert "HPY102" not in codes("// cudaFrobnicate\n")
+
+
+def test_hip_version_gates_newer_apis() -> None:
+    src = "void f(cudaStream_t s) { cudaStreamBeginCaptureToGraph(s, g, 0, 0, 0, m); }\n"
+    result = translate(src, hip_version="5.7")
+    assert "cudaStreamBeginCaptureToGraph" in str(result.text)
+    assert any(d.code == "HPY103" and "needs HIP >=" in d.message for d in result.diagnostics)
+
+
+def test_self_check_keeps_input_when_output_parses_worse(tmp_path: Path) -> None:
+    (tmp_path / "runtime.yaml").write_text(
+        "schema: 1\nlibrary: runtime\nsections:\n  S:\n    cudaBad: {hip: 'hip Bad(', kind: function}\n"
+    )
+    table = load_directory(tmp_path)
+    src = b"void f() { cudaBad(1); }\n"
+    result = translate_bytes(src, table, Options())
+    assert result.data == src
+    assert any(d.code == "HPY001" for d in result.diagnostics)
+
+
+# --- bytes survive ---------------------------------------------------------------
+
+def test_crlf_latin1_and_bom_survive_byte_for_byte() -> None:
+    latin1 = "/* caf\xe9 */\r\nvoid f() { cudaFree(0); }\r\n".encode("latin-1")
+    result = translate(latin1, insert_runtime_include=False)
+    assert result.text == latin1.replace(b"cudaFree", b"hipFree")
+    bom = b"\xef\xbb\xbfvoid f() { cudaFree(0); }\n"
+    assert translate(bom, insert_runtime_include=False).text == bom.replace(b"cudaFree", b"hipFree")
+
+
+def test_mixed_line_endings_preserved() -> None:
+    src = b"void f() {\r\n cudaFree(0);\n}\r\n"
+    assert translate(src, insert_runtime_include=False).text == src.replace(b"cudaFree", b"hipFree")
+
+
+def test_roc_option_uses_roc_names() -> None:
+    src = "#include <cublas_v2.h>\nvoid f(cublasHandle_t h) { cublasCreate(&h); }\n"
+    text = out(src, roc=True)
+    assert "rocblas_handle" in text and "rocblas_create_handle" in text
+    assert "<rocblas/rocblas.h>" in text

@@ -1,0 +1,140 @@
+"""The mapping-table loader: schema checks with file:line, duplicates, cache."""
+
+from __future__ import annotations
+
+import os
+
+from pathlib import Path
+
+import pytest
+
+from hipify_py.table import TableError, load_directory
+from hipify_py.table_cache import load_table
+
+HEAD = "schema: 1\nlibrary: runtime\nsections:\n  S:\n"
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def test_rows_load_with_derived_status(tmp_path: Path) -> None:
+    write(tmp_path, "runtime.yaml", HEAD + '    cudaMalloc: {hip: hipMalloc, kind: function, hip_added: "1.5.0"}\n'
+          "    cudaInitDevice: {kind: function}\n")
+    table = load_directory(tmp_path)
+    assert table.names["cudaMalloc"].hip == "hipMalloc"
+    assert table.names["cudaMalloc"].status == "supported"
+    assert table.names["cudaMalloc"].origin.endswith("runtime.yaml:5")
+    assert table.names["cudaInitDevice"].status == "unsupported"
+    assert table.names["cudaInitDevice"].hip is None
+
+
+def test_duplicate_key_in_one_file_names_both_lines(tmp_path: Path) -> None:
+    write(tmp_path, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n"
+          "    cudaFree: {hip: hipFree, kind: function}\n")
+    with pytest.raises(TableError, match=r"runtime\.yaml:6: duplicate key 'cudaFree' \(first at line 5\)"):
+        load_directory(tmp_path)
+
+
+def test_duplicate_name_across_sections_is_rejected(tmp_path: Path) -> None:
+    write(tmp_path, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n"
+          "  T:\n    cudaFree: {hip: hipFree, kind: function}\n")
+    with pytest.raises(TableError, match=r"runtime\.yaml:7: duplicate CUDA name 'cudaFree'"):
+        load_directory(tmp_path)
+
+
+def test_curated_override_must_be_explicit(tmp_path: Path) -> None:
+    write(tmp_path, "runtime.yaml", HEAD + "    cudaFree: {kind: function}\n")
+    write(tmp_path, "runtime.curated.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n")
+    with pytest.raises(TableError, match="override: true"):
+        load_directory(tmp_path)
+    write(tmp_path, "runtime.curated.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function, override: true}\n")
+    assert load_directory(tmp_path).names["cudaFree"].hip == "hipFree"
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("{hip: hipFree, kind: func}", "kind must be one of"),
+        ("{hip: hipFree, kind: function, colour: red}", "unknown field"),
+        ("{hip: hipFree, kind: function, status: unsupported}", "contradicts"),
+        ('{hip: hipFree, kind: function, hip_added: "six"}', "not a version"),
+        ("{kind: function, status: supported}", "contradicts"),
+        ("[1, 2]", "must be a mapping"),
+    ],
+)
+def test_schema_errors_name_file_and_line(tmp_path: Path, row: str, message: str) -> None:
+    write(tmp_path, "runtime.yaml", HEAD + f"    cudaFree: {row}\n")
+    with pytest.raises(TableError, match=message) as info:
+        load_directory(tmp_path)
+    assert str(info.value).startswith(str(tmp_path / "runtime.yaml") + ":")
+
+
+def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:
+    write(tmp_path, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function\n")
+    with pytest.raises(TableError, match=r"runtime\.yaml:\d+: invalid YAML"):
+        load_directory(tmp_path)
+
+
+def test_non_idempotent_chain_is_rejected(tmp_path: Path) -> None:
+    write(tmp_path, "runtime.yaml", HEAD + "    cudaA: {hip: cudaB, kind: function}\n"
+          "    cudaB: {hip: hipB, kind: function}\n")
+    with pytest.raises(TableError, match="idempotent"):
+        load_directory(tmp_path)
+
+
+def test_headers_file(tmp_path: Path) -> None:
+    write(tmp_path, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n")
+    write(tmp_path, "includes.yaml", "schema: 1\nheaders:\n  cuda_runtime.h: {hip: hip/hip_runtime.h}\n"
+          "  mma.h: {hint: use rocWMMA}\n")
+    table = load_directory(tmp_path)
+    assert table.headers["cuda_runtime.h"].hip == "hip/hip_runtime.h"
+    assert table.headers["mma.h"].status == "unsupported"
+
+
+def test_cache_is_used_and_rebuilt_when_yaml_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(cache))
+    tables = tmp_path / "t"
+    write(tables, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n")
+    assert load_table(tables).names["cudaFree"].hip == "hipFree"
+    files = list(cache.glob("table-*.pickle"))
+    assert len(files) == 1
+    write(tables, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFreeX, kind: function}\n")
+    assert load_table(tables).names["cudaFree"].hip == "hipFreeX"
+    assert len(list(cache.glob("table-*.pickle"))) == 2
+
+
+def test_corrupt_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hipify_py.table_cache as tc
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(cache))
+    tables = tmp_path / "t"
+    write(tables, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n")
+    load_table(tables)
+    (entry,) = cache.glob("table-*.pickle")
+    entry.write_bytes(b"not a pickle")
+    tc._MEMO.clear()
+    assert load_table(tables).names["cudaFree"].hip == "hipFree"
+
+
+def test_shipped_tables_load() -> None:
+    table = load_table()
+    assert table.names["cudaMalloc"].hip == "hipMalloc"
+    assert table.headers["cuda_runtime.h"].hip == "hip/hip_runtime.h"
+    assert len(table.names) > 5000
+
+
+def test_unwritable_cache_folder_does_not_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(blocker / "sub"))
+    tables = tmp_path / "t"
+    write(tables, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n")
+    assert load_table(tables).names["cudaFree"].hip == "hipFree"
+    assert os.path.isfile(blocker)
+

@@ -25,9 +25,7 @@ class Result:
     file: FileResult | None = None
 
 
-def translate(
-    code: str | bytes, *, table: MappingTable | None = None, **options: Any
-) -> Result:
+def translate(code: str | bytes, *, table: MappingTable | None = None, **options: Any) -> Result:
     """Translate CUDA source to HIP.
 
     ``options`` are the fields of :class:`hipify_py.options.Options`, e.g.
@@ -36,9 +34,18 @@ def translate(
     opts = Options.from_kwargs(**options)
     data = code.encode("utf-8") if isinstance(code, str) else code
     result = translate_bytes(data, table or load_table(), opts)
-    text: str | bytes = result.data.decode("utf-8", errors="surrogateescape") if isinstance(code, str) else result.data
-    return Result(text=text, diagnostics=result.diagnostics, stats=result.stats,
-                  changed=result.changed, file=result)
+    text: str | bytes = (
+        result.data.decode("utf-8", errors="surrogateescape")
+        if isinstance(code, str)
+        else result.data
+    )
+    return Result(
+        text=text,
+        diagnostics=result.diagnostics,
+        stats=result.stats,
+        changed=result.changed,
+        file=result,
+    )
 
 
 def translate_file(

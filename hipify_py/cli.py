@@ -68,42 +68,98 @@ def cli() -> None:
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--stdout", "to_stdout", is_flag=True, help="Print the translation of one file to stdout.")
+@click.option(
+    "--stdout", "to_stdout", is_flag=True, help="Print the translation of one file to stdout."
+)
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff; write nothing.")
-@click.option("--check", is_flag=True,
-              help="Write nothing; exit 1 if any file would change or unsupported APIs remain.")
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path),
-              help="Write translations into DIR, mirroring the input tree (in place otherwise).")
-@click.option("--copy-all", is_flag=True,
-              help="With --output-dir, also copy files that are not translated.")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Write nothing; exit 1 if any file would change or unsupported APIs remain.",
+)
+@click.option(
+    "-o",
+    "--output-dir",
+    type=click.Path(path_type=Path),
+    help="Write translations into DIR, mirroring the input tree (in place otherwise).",
+)
+@click.option(
+    "--copy-all", is_flag=True, help="With --output-dir, also copy files that are not translated."
+)
 @click.option("--backup", is_flag=True, help="In place: keep the original as FILE.orig.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default="number of cores",
-              help="Worker processes (one file always runs in this process).")
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default="number of cores",
+    help="Worker processes (one file always runs in this process).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors.")
 @click.option("-v", "--verbose", is_flag=True, help="Also print informational diagnostics.")
-@click.option("--stats", is_flag=True,
-              help="Print converted references by library and kind, unconverted names, lines changed.")
-@click.option("--report-format", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="json: print one JSON report (files, diagnostics, stats) on stdout.")
+@click.option(
+    "--stats",
+    is_flag=True,
+    help="Print converted references by library and kind, unconverted names, lines changed.",
+)
+@click.option(
+    "--report-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json: print one JSON report (files, diagnostics, stats) on stdout.",
+)
 @click.option("--strict", is_flag=True, help="Exit 1 when unsupported CUDA APIs remain.")
-@click.option("--exclude", multiple=True, metavar="GLOB",
-              help="Skip paths matching GLOB (gitignore syntax); repeatable.")
-@click.option("--extensions", metavar="LIST",
-              help="Comma-separated file extensions to translate "
-              "[default: .cu,.cuh,.cpp,.cc,.cxx,.c,.h,.hpp,.hh,.inl,.inc].")
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="Skip paths matching GLOB (gitignore syntax); repeatable.",
+)
+@click.option(
+    "--extensions",
+    metavar="LIST",
+    help="Comma-separated file extensions to translate "
+    "[default: .cu,.cuh,.cpp,.cc,.cxx,.c,.h,.hpp,.hh,.inl,.inc].",
+)
 @click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
-@click.option("--hip-version", metavar="X.Y",
-              help="Target HIP version; newer HIP APIs are not emitted [default: newest in the tables].")
-@click.option("--roc", is_flag=True, help="Use rocBLAS/rocSPARSE/rocRAND/rocSOLVER/MIOpen names where known.")
-@click.option("--launch-syntax", type=click.Choice(["keep", "hip"]), default="keep", show_default=True,
-              help="keep <<<...>>> launches, or rewrite them to hipLaunchKernelGGL.")
-@click.option("--rewrite-strings", is_flag=True, help="Also rename CUDA names inside string literals.")
-@click.option("--no-runtime-include", is_flag=True,
-              help="Never insert #include <hip/hip_runtime.h>.")
-@click.option("--select", metavar="CODES", help="Report only these diagnostic codes (comma-separated prefixes).")
-@click.option("--ignore", metavar="CODES", help="Never report these diagnostic codes (comma-separated prefixes).")
-@click.option("--mappings", "mappings_dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Use the mapping tables in DIR instead of the shipped ones.")
+@click.option(
+    "--hip-version",
+    metavar="X.Y",
+    help="Target HIP version; newer HIP APIs are not emitted [default: newest in the tables].",
+)
+@click.option(
+    "--roc", is_flag=True, help="Use rocBLAS/rocSPARSE/rocRAND/rocSOLVER/MIOpen names where known."
+)
+@click.option(
+    "--launch-syntax",
+    type=click.Choice(["keep", "hip"]),
+    default="keep",
+    show_default=True,
+    help="keep <<<...>>> launches, or rewrite them to hipLaunchKernelGGL.",
+)
+@click.option(
+    "--rewrite-strings", is_flag=True, help="Also rename CUDA names inside string literals."
+)
+@click.option(
+    "--no-runtime-include", is_flag=True, help="Never insert #include <hip/hip_runtime.h>."
+)
+@click.option(
+    "--select",
+    metavar="CODES",
+    help="Report only these diagnostic codes (comma-separated prefixes).",
+)
+@click.option(
+    "--ignore",
+    metavar="CODES",
+    help="Never report these diagnostic codes (comma-separated prefixes).",
+)
+@click.option(
+    "--mappings",
+    "mappings_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Use the mapping tables in DIR instead of the shipped ones.",
+)
 def translate_command(paths: tuple[Path, ...], **flags: Any) -> None:
     from .cli_translate import run_translate
 

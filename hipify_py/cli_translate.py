@@ -10,6 +10,7 @@ import click
 
 from .files import DEFAULT_EXTENSIONS, DiscoveryError, discover
 from .options import Options
+from .project_names import scan_project
 from .render import Summary, format_diagnostic, print_summary, report_json, visible
 from .runner import FileReport, Job, Mode, Status, run
 from .table import TableError
@@ -112,6 +113,10 @@ def run_translate(paths: list[Path], flags: dict[str, Any]) -> int:
         return _fail(f"mapping tables: {exc}")
     except OSError as exc:
         return _fail(f"mapping tables: {exc}")
+    # the project's own CUDA-like helpers (CUDA_CHECK...) are not unknown CUDA API
+    options = options.with_changes(
+        known_names=scan_project((t.real for t in targets), table.names)
+    )
     verbosity = -1 if flags["quiet"] else (1 if flags["verbose"] else 0)
     as_json = flags["report_format"] == "json"
     job = Job(mode=mode, options=options, backup=flags["backup"])

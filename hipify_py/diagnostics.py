@@ -42,70 +42,105 @@ def _code(code: str, name: str, severity: Severity, summary: str, **text: str) -
     return entry
 
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, N = Severity.ERROR, Severity.WARNING, Severity.INFO  # N: note (info)
 
 PARSE_REGRESSION = _code(
-    "HPY001", "self-check-failed", E,
+    "HPY001",
+    "self-check-failed",
+    E,
     "the translated file parses worse than the original, so the file was left unchanged",
     why="An edit produced text that tree-sitter cannot parse; writing it would break the build.",
     fix="Report the input as a bug; translate the affected lines by hand.",
 )
 BINARY_FILE = _code(
-    "HPY002", "not-source-text", W, "the file is not source text (binary, NUL bytes or UTF-16) and was skipped",
+    "HPY002",
+    "not-source-text",
+    W,
+    "the file is not source text (binary, NUL bytes or UTF-16) and was skipped",
     fix="Exclude the file (--exclude) or convert it to UTF-8.",
 )
 PARSE_ERRORS = _code(
-    "HPY003", "parse-errors", I,
+    "HPY003",
+    "parse-errors",
+    N,
     "the original file has syntax the parser could not read; nearby translations may be incomplete",
     why="tree-sitter recovers from errors, but names inside an unparsed region are renamed "
     "only when they clearly are code.",
 )
 EDIT_CONFLICT = _code(
-    "HPY004", "edit-conflict", W, "two edits overlapped; the later one was dropped",
+    "HPY004",
+    "edit-conflict",
+    W,
+    "two edits overlapped; the later one was dropped",
 )
 UNSUPPORTED_API = _code(
-    "HPY101", "unsupported-api", E, "a CUDA API with no HIP equivalent; left unchanged",
+    "HPY101",
+    "unsupported-api",
+    E,
+    "a CUDA API with no HIP equivalent; left unchanged",
     why="The code will not compile for AMD GPUs until this call is replaced.",
     example="cudaGraphInstantiateWithParams(...)",
     fix="Rewrite the code around the missing API or implement it on top of what HIP offers.",
 )
 UNKNOWN_CUDA_NAME = _code(
-    "HPY102", "unknown-cuda-name", W,
+    "HPY102",
+    "unknown-cuda-name",
+    W,
     "an identifier that looks like CUDA API but is not in the mapping tables; left unchanged",
     why="It may be a newer CUDA API than our tables know, or a project name that merely "
     "looks like CUDA.  Either way nobody translated it.",
     fix="If it is the project's own name, ignore this (or suppress it); otherwise port it by hand.",
 )
 NEEDS_NEWER_HIP = _code(
-    "HPY103", "needs-newer-hip", E,
+    "HPY103",
+    "needs-newer-hip",
+    E,
     "the HIP counterpart appeared after the target HIP version; left unchanged",
     why="Emitting it would fail to compile with the HIP version you target (--hip-version).",
     fix="Target a newer HIP (--hip-version) or avoid the API.",
 )
 DEPRECATED_API = _code(
-    "HPY104", "deprecated-cuda-api", I, "a deprecated CUDA API; translated, but consider the replacement",
+    "HPY104",
+    "deprecated-cuda-api",
+    N,
+    "a deprecated CUDA API; translated, but consider the replacement",
 )
 REMOVED_API = _code(
-    "HPY105", "removed-cuda-api", W, "a CUDA API removed from newer CUDA; translated where HIP has it",
+    "HPY105",
+    "removed-cuda-api",
+    W,
+    "a CUDA API removed from newer CUDA; translated where HIP has it",
 )
 EXPERIMENTAL_API = _code(
-    "HPY106", "experimental-hip-api", I, "the HIP counterpart is marked experimental",
+    "HPY106",
+    "experimental-hip-api",
+    N,
+    "the HIP counterpart is marked experimental",
 )
 STRING_MENTION = _code(
-    "HPY107", "cuda-name-in-string", I,
+    "HPY107",
+    "cuda-name-in-string",
+    N,
     "a string literal names a CUDA API; strings are not rewritten without --rewrite-strings",
 )
 UNSUPPORTED_HEADER = _code(
-    "HPY201", "unsupported-header", E, "a CUDA header with no HIP counterpart; left unchanged",
+    "HPY201",
+    "unsupported-header",
+    E,
+    "a CUDA header with no HIP counterpart; left unchanged",
     fix="Remove the include and port what it provided (see the hint).",
 )
 RUNTIME_INCLUDE_ADDED = _code(
-    "HPY202", "runtime-include-added", I,
+    "HPY202",
+    "runtime-include-added",
+    N,
     "inserted #include <hip/hip_runtime.h> (nvcc includes the CUDA runtime implicitly, hipcc for "
     "host compilers does not)",
 )
 LAUNCH_NOT_REWRITTEN = _code(
-    "HPY301", "launch-not-rewritten", W,
+    "HPY301",
+    "launch-not-rewritten",
+    W,
     "a <<<...>>> launch could not be rewritten to hipLaunchKernelGGL; it was kept as is",
     why="hipcc accepts the triple-chevron syntax, so the code still builds with hipcc.",
 )

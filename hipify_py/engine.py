@@ -58,8 +58,13 @@ def translate_bytes(data: bytes, table: MappingTable, options: Options | None = 
     if info.binary_reason is not None:
         result.skipped = info.binary_reason
         result.diagnostics.append(
-            Diagnostic(D.BINARY_FILE.code, D.BINARY_FILE.severity,
-                       f"skipped: {info.binary_reason}", line=1, column=1)
+            Diagnostic(
+                D.BINARY_FILE.code,
+                D.BINARY_FILE.severity,
+                f"skipped: {info.binary_reason}",
+                line=1,
+                column=1,
+            )
         )
         return result
     try:
@@ -73,9 +78,14 @@ def translate_bytes(data: bytes, table: MappingTable, options: Options | None = 
 def _failed(result: FileResult, why: str) -> FileResult:
     result.data = result.original
     result.diagnostics.append(
-        Diagnostic(D.PARSE_REGRESSION.code, Severity.ERROR,
-                   f"{why}; the file was left unchanged", line=1, column=1,
-                   hint="please report this input as a bug")
+        Diagnostic(
+            D.PARSE_REGRESSION.code,
+            Severity.ERROR,
+            f"{why}; the file was left unchanged",
+            line=1,
+            column=1,
+            hint="please report this input as a bug",
+        )
     )
     return result
 
@@ -128,10 +138,13 @@ def _translate(
         if result.errors_after > result.errors_before:
             ctx.diagnostics.append(
                 Diagnostic(
-                    D.PARSE_REGRESSION.code, Severity.ERROR,
+                    D.PARSE_REGRESSION.code,
+                    Severity.ERROR,
                     f"translation would add parse errors ({result.errors_before} -> "
                     f"{result.errors_after}); the file was left unchanged",
-                    line=1, column=1, hint="please report this input as a bug",
+                    line=1,
+                    column=1,
+                    hint="please report this input as a bug",
                 )
             )
             output = data
@@ -140,5 +153,3 @@ def _translate(
     result.data = output
     result.diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.offset, d.code))
     return result
-
-

@@ -9,7 +9,19 @@ from pathlib import Path
 
 from .gitignore import Ignorer, compile_pattern, ignorer_for
 
-DEFAULT_EXTENSIONS = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inl", ".inc")
+DEFAULT_EXTENSIONS = (
+    ".cu",
+    ".cuh",
+    ".cpp",
+    ".cc",
+    ".cxx",
+    ".c",
+    ".h",
+    ".hpp",
+    ".hh",
+    ".inl",
+    ".inc",
+)
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__"})
 
 
@@ -97,11 +109,15 @@ def discover(
     for path in given:
         if path.is_dir():
             root_ignorer = ignorer_for(path) if use_gitignore else Ignorer()
-            for file, is_source in _walk(path, root_ignorer, exts, exclude_list, use_gitignore, result):
+            for file, is_source in _walk(
+                path, root_ignorer, exts, exclude_list, use_gitignore, result
+            ):
                 if is_source:
                     add(file, explicit=False)
                 elif copy_other and output_dir is not None:
-                    result.extra_copies.append((file, output_dir / os.path.relpath(file.absolute(), base)))
+                    result.extra_copies.append(
+                        (file, output_dir / os.path.relpath(file.absolute(), base))
+                    )
         elif path.is_file():
             add(path, explicit=True)
         elif path.is_symlink():
@@ -139,7 +155,11 @@ def _walk(
             except OSError:
                 continue
             if is_dir:
-                if entry.name in _SKIP_DIRS or _excluded(rel + "/", excludes) or _excluded(rel, excludes):
+                if (
+                    entry.name in _SKIP_DIRS
+                    or _excluded(rel + "/", excludes)
+                    or _excluded(rel, excludes)
+                ):
                     continue
                 if use_gitignore and ign.ignored(path, True):
                     continue
@@ -147,7 +167,9 @@ def _walk(
                 continue
             if entry.is_symlink() and not is_file:
                 if entry.name.endswith(exts):
-                    result.problems.append(f"{_display(path)}: skipped symbolic link (to a folder or nothing)")
+                    result.problems.append(
+                        f"{_display(path)}: skipped symbolic link (to a folder or nothing)"
+                    )
                 continue
             if not is_file or _excluded(rel, excludes):
                 continue
@@ -174,7 +196,8 @@ def _check_output_dir(output_dir: Path, given: list[Path]) -> None:
             continue
         if out == real:
             raise DiscoveryError(
-                f"{output_dir}: the output folder is the input folder; omit --output-dir to translate in place"
+                f"{output_dir}: the output folder is the input folder; "
+                "omit --output-dir to translate in place"
             )
         if real in out.parents:
             raise DiscoveryError(

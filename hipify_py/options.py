@@ -27,7 +27,8 @@ class Options:
     def __post_init__(self) -> None:
         if self.launch_syntax not in LAUNCH_SYNTAXES:
             raise ValueError(
-                f"launch_syntax must be one of {', '.join(LAUNCH_SYNTAXES)}, got {self.launch_syntax!r}"
+                f"launch_syntax must be one of {', '.join(LAUNCH_SYNTAXES)}, "
+                f"got {self.launch_syntax!r}"
             )
 
     def wants(self, code: str) -> bool:

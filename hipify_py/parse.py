@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import tree_sitter
 import tree_sitter_cuda
@@ -18,9 +18,10 @@ def parser() -> tree_sitter.Parser:
     return tree_sitter.Parser(language())
 
 
-@lru_cache(maxsize=None)
+@cache
 def query(source: str) -> tree_sitter.Query:
-    return tree_sitter.Query(language(), source)
+    compiled: tree_sitter.Query = tree_sitter.Query(language(), source)
+    return compiled
 
 
 def parse(data: bytes) -> tree_sitter.Tree:
@@ -31,7 +32,9 @@ def captures(pattern: str, node: tree_sitter.Node) -> dict[str, list[tree_sitter
     return tree_sitter.QueryCursor(query(pattern)).captures(node)
 
 
-def matches(pattern: str, node: tree_sitter.Node) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
+def matches(
+    pattern: str, node: tree_sitter.Node
+) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
     return tree_sitter.QueryCursor(query(pattern)).matches(node)
 
 

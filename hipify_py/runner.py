@@ -4,6 +4,7 @@ FileReports and the CLI renders them."""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import stat
@@ -84,7 +85,9 @@ def process(target: Target, job: Job, table: MappingTable) -> FileReport:
         return FileReport(target.display, Status.ERROR, error=f"cannot read: {_reason(exc)}")
     if _stat_key(before) != _stat_key(after) or len(data) != after.st_size:
         return FileReport(
-            target.display, Status.ERROR, error="changed while being read; left as it is (run again)"
+            target.display,
+            Status.ERROR,
+            error="changed while being read; left as it is (run again)",
         )
     result = translate_bytes(data, table, job.options)
     report = FileReport(target.display, Status.UNCHANGED, result.diagnostics, result.stats)
@@ -161,10 +164,8 @@ def atomic_write(
                 raise FileChanged(16, "file changed since it was read")
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 

@@ -47,7 +47,9 @@ class Stats:
             "unconverted": self.unconverted_total,
             "lines_changed": self.lines_changed,
             "lines_total": self.lines_total,
-            "by_library": {k: {"converted": c, "unconverted": u} for k, (c, u) in self.by_library().items()},
+            "by_library": {
+                k: {"converted": c, "unconverted": u} for k, (c, u) in self.by_library().items()
+            },
             "by_kind": dict(sorted(by_kind.items())),
             "unconverted_names": dict(self.unconverted.most_common()),
         }

@@ -49,7 +49,9 @@ VERSION_FIELDS = (
 )
 TEXT_FIELDS = ("hip", "roc", "kind", "status", "note", "hint", "header")
 ROW_FIELDS = frozenset(TEXT_FIELDS + VERSION_FIELDS + ("override",))
-HEADER_FIELDS = frozenset({"hip", "roc", "library", "status", "note", "hint", "hip_added", "override"})
+HEADER_FIELDS = frozenset(
+    {"hip", "roc", "library", "status", "note", "hint", "hip_added", "override"}
+)
 FILE_FIELDS = frozenset({"schema", "library", "title", "source", "sections", "headers", "note"})
 
 
@@ -138,7 +140,7 @@ def _loader_class() -> type[Any]:
 
     base: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-    class StrictLoader(base):  # type: ignore[misc, valid-type]
+    class StrictLoader(base):  # type: ignore[misc]
         """Safe loader that rejects duplicate keys and records line numbers."""
 
     def construct_mapping(loader: Any, node: Any, deep: bool = False) -> dict[Any, Any]:
@@ -149,7 +151,8 @@ def _loader_class() -> type[Any]:
             line = key_node.start_mark.line + 1
             if key in seen:
                 raise TableError(
-                    f"{getattr(loader, 'name', key_node.start_mark.name)}:{line}: duplicate key {key!r} "
+                    f"{getattr(loader, 'name', key_node.start_mark.name)}:{line}: "
+                    f"duplicate key {key!r} "
                     f"(first at line {seen[key]})"
                 )
             seen[key] = line
@@ -157,9 +160,7 @@ def _loader_class() -> type[Any]:
         result["__line__"] = node.start_mark.line + 1
         return result
 
-    StrictLoader.add_constructor(
-        yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping
-    )
+    StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
     return StrictLoader
 
 
@@ -209,7 +210,9 @@ def _parse_row(
     where = f"{path}:{_line(data)}"
     unknown = set(data) - ROW_FIELDS - {"__line__"}
     if unknown:
-        raise TableError(f"{where}: row {name!r} has unknown field(s): {', '.join(sorted(unknown))}")
+        raise TableError(
+            f"{where}: row {name!r} has unknown field(s): {', '.join(sorted(unknown))}"
+        )
     values: dict[str, Any] = {}
     for key in TEXT_FIELDS + VERSION_FIELDS:
         values[key] = _text(data.get(key), where, key)
@@ -217,7 +220,9 @@ def _parse_row(
         _check_version(values[key], where, key)
     kind = values["kind"]
     if kind not in KINDS:
-        raise TableError(f"{where}: row {name!r}: kind must be one of {sorted(KINDS)}, got {kind!r}")
+        raise TableError(
+            f"{where}: row {name!r}: kind must be one of {sorted(KINDS)}, got {kind!r}"
+        )
     hip = values["hip"] or None
     status = values["status"] or ("supported" if hip else "unsupported")
     if status not in STATUSES:
@@ -259,9 +264,13 @@ def _parse_headers(doc: dict[str, Any], path: Path, out: dict[str, tuple[HeaderR
         where = f"{path}:{_line(data)}"
         unknown = set(data) - HEADER_FIELDS - {"__line__"}
         if unknown:
-            raise TableError(f"{where}: header {name!r} has unknown field(s): {', '.join(sorted(unknown))}")
+            raise TableError(
+                f"{where}: header {name!r} has unknown field(s): {', '.join(sorted(unknown))}"
+            )
         hip = _text(data.get("hip"), where, "hip") or None
-        status = _text(data.get("status"), where, "status") or ("supported" if hip else "unsupported")
+        status = _text(data.get("status"), where, "status") or (
+            "supported" if hip else "unsupported"
+        )
         if status not in STATUSES:
             raise TableError(f"{where}: header {name!r}: bad status {status!r}")
         hip_added = _text(data.get("hip_added"), where, "hip_added")
@@ -327,7 +336,9 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
         if unknown:
             raise TableError(f"{path}:1: unknown top-level field(s): {', '.join(sorted(unknown))}")
         if doc.get("schema") != SCHEMA_VERSION:
-            raise TableError(f"{path}:1: 'schema' must be {SCHEMA_VERSION}, got {doc.get('schema')!r}")
+            raise TableError(
+                f"{path}:1: 'schema' must be {SCHEMA_VERSION}, got {doc.get('schema')!r}"
+            )
         if "headers" in doc:
             _parse_headers(doc, path, headers)
         if "sections" not in doc:
@@ -338,21 +349,28 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
         if not isinstance(library, str) or not library:
             raise TableError(f"{path}:1: 'library' must name the CUDA library (e.g. runtime)")
         info = libraries.setdefault(
-            library, LibraryInfo(library, str(doc.get("title", library)), str(doc.get("source", "")))
+            library,
+            LibraryInfo(library, str(doc.get("title", library)), str(doc.get("source", ""))),
         )
         info.files.append(path.name)
         sections = doc["sections"]
         if not isinstance(sections, dict):
-            raise TableError(f"{path}:{_line(doc)}: 'sections' must be a mapping of section -> rows")
+            raise TableError(
+                f"{path}:{_line(doc)}: 'sections' must be a mapping of section -> rows"
+            )
         for section, section_rows in sections.items():
             if section == "__line__":
                 continue
             if not isinstance(section_rows, dict):
-                raise TableError(f"{path}:{_line(sections)}: section {section!r} must map names to rows")
+                raise TableError(
+                    f"{path}:{_line(sections)}: section {section!r} must map names to rows"
+                )
             for name, data in section_rows.items():
                 if name == "__line__":
                     continue
-                row, override = _parse_row(name, data, library, str(section), path, _line(section_rows))
+                row, override = _parse_row(
+                    name, data, library, str(section), path, _line(section_rows)
+                )
                 _merge(rows, name, row, override, row.origin, "CUDA name")
     names = {key: row for key, (row, _) in rows.items()}
     _check_idempotent(names)
@@ -382,16 +400,13 @@ def _check_idempotent(names: Mapping[str, Row]) -> None:
 
 
 def default_mappings_dir() -> Path:
-    """The tables shipped with the package (or the checkout's mappings/ folder)."""
+    """The tables shipped in the wheel (hipify_py/mappings/), or the checkout's
+    top-level mappings/ folder when running from a source tree."""
     override = os.environ.get("HIPIFY_PY_MAPPINGS")
     if override:
         return Path(override)
-    try:
-        from importlib.resources import files
-
-        shipped = Path(str(files("hipify_py.mappings")))
-        if (shipped / "runtime.yaml").is_file():
-            return shipped
-    except ModuleNotFoundError:
-        pass
-    return Path(__file__).resolve().parent.parent / "mappings"
+    here = Path(__file__).resolve().parent
+    shipped = here / "mappings"
+    if (shipped / "runtime.yaml").is_file():
+        return shipped
+    return here.parent / "mappings"

@@ -15,7 +15,7 @@ def parse_version(text: str) -> Version:
     if not _VERSION_RE.match(text):
         raise ValueError(f"not a version: {text!r} (expected X.Y or X.Y.Z)")
     parts = tuple(int(p) for p in text.split("."))
-    return (parts + (0, 0, 0))[:3] if len(parts) < 3 else parts
+    return (*parts, 0, 0, 0)[:3] if len(parts) < 3 else parts
 
 
 def is_version(text: str) -> bool:

@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
 
 KERNEL = b"""#include <cuda_runtime.h>
@@ -145,8 +144,19 @@ def test_help_lists_options_and_exit_codes() -> None:
         result = run_cli(*args)
         assert result.returncode == 0
         text = result.stdout.decode()
-        for option in ("--stdout", "--diff", "--check", "--output-dir", "--jobs", "--launch-syntax",
-                       "--hip-version", "--exclude", "--extensions", "--stats", "--report-format"):
+        for option in (
+            "--stdout",
+            "--diff",
+            "--check",
+            "--output-dir",
+            "--jobs",
+            "--launch-syntax",
+            "--hip-version",
+            "--exclude",
+            "--extensions",
+            "--stats",
+            "--report-format",
+        ):
             assert option in text, option
         assert "Exit codes" in text
 
@@ -200,8 +210,16 @@ def test_select_and_ignore(tmp_path: Path) -> None:
 def test_exclude_extensions_and_gitignore(tree: Path) -> None:
     (tree / ".gitignore").write_text("sub/\n")
     (tree / "other.cuda").write_bytes(KERNEL)
-    result = run_cli(str(tree), "--check", "--report-format", "json", "--extensions", ".cu,.cuda",
-                     "--exclude", "kernel.cu")
+    result = run_cli(
+        str(tree),
+        "--check",
+        "--report-format",
+        "json",
+        "--extensions",
+        ".cu,.cuda",
+        "--exclude",
+        "kernel.cu",
+    )
     paths = [f["path"] for f in json.loads(result.stdout)["files"]]
     assert any(p.endswith("other.cuda") for p in paths)
     assert not any(p.endswith("kernel.cu") for p in paths)
@@ -266,8 +284,8 @@ def test_crlf_and_bom_survive(tmp_path: Path) -> None:
     assert out.startswith(b"\xef\xbb\xbf#include <hip/hip_runtime.h>\r\n")
     assert b"\n" not in out.replace(b"\r\n", b"")
     assert out == original.replace(b"cuda_runtime.h", b"hip/hip_runtime.h").replace(
-        b"cudaMalloc", b"hipMalloc").replace(b"cudaDeviceSynchronize", b"hipDeviceSynchronize").replace(
-        b"cudaFree", b"hipFree")
+        b"cudaMalloc", b"hipMalloc"
+    ).replace(b"cudaDeviceSynchronize", b"hipDeviceSynchronize").replace(b"cudaFree", b"hipFree")
 
 
 def test_python_m_and_console_script_agree(tree: Path) -> None:

@@ -22,6 +22,7 @@ def codes(src: str, **options: object) -> list[str]:
 
 # --- renaming only real tokens ------------------------------------------------
 
+
 def test_renames_calls_types_and_enums() -> None:
     src = "cudaError_t e = cudaMemcpy(d, h, n, cudaMemcpyHostToDevice);\n"
     assert out(src, insert_runtime_include=False) == (
@@ -30,7 +31,9 @@ def test_renames_calls_types_and_enums() -> None:
 
 
 def test_comments_and_strings_are_left_alone() -> None:
-    src = '// cudaMalloc here\n/* cudaFree */ const char* s = "cudaMalloc failed"; char c = \'c\';\n'
+    src = (
+        "// cudaMalloc here\n/* cudaFree */ const char* s = \"cudaMalloc failed\"; char c = 'c';\n"
+    )
     assert out(src) == src
     assert codes(src, select={"HPY107"}) == ["HPY107"]  # one note for the string mention
 
@@ -61,10 +64,12 @@ def test_namespaces() -> None:
 
 
 def test_define_bodies_are_token_lexed() -> None:
-    src = ('#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) '
-           'printf("cudaSuccess %s", cudaGetErrorString(e)); } while (0) // cudaFree\n')
+    src = (
+        "#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) "
+        'printf("cudaSuccess %s", cudaGetErrorString(e)); } while (0) // cudaFree\n'
+    )
     assert out(src, insert_runtime_include=False) == (
-        '#define CHECK(x) do { hipError_t e = (x); if (e != hipSuccess) '
+        "#define CHECK(x) do { hipError_t e = (x); if (e != hipSuccess) "
         'printf("cudaSuccess %s", hipGetErrorString(e)); } while (0) // cudaFree\n'
     )
 
@@ -77,8 +82,10 @@ def test_multiline_define_body() -> None:
 
 
 def test_every_preprocessor_branch_and_condition() -> None:
-    src = ("#if defined(CUDART_VERSION) && CUDART_VERSION >= 11000\ncudaStream_t a;\n"
-           "#elif 1\ncudaEvent_t b;\n#else\ncudaError_t c;\n#endif\n#ifdef cudaMalloc\n#endif\n")
+    src = (
+        "#if defined(CUDART_VERSION) && CUDART_VERSION >= 11000\ncudaStream_t a;\n"
+        "#elif 1\ncudaEvent_t b;\n#else\ncudaError_t c;\n#endif\n#ifdef cudaMalloc\n#endif\n"
+    )
     text = out(src, insert_runtime_include=False)
     assert "hipStream_t a;" in text and "hipEvent_t b;" in text and "hipError_t c;" in text
     assert "cudaStream_t" not in text
@@ -86,9 +93,12 @@ def test_every_preprocessor_branch_and_condition() -> None:
 
 # --- includes -------------------------------------------------------------------
 
+
 def test_known_headers_map_and_project_headers_do_not() -> None:
-    src = ('#include <cuda_runtime.h>\n#include "cuda_runtime.h"\n#include "vendors/cuda.h"\n'
-           "#include <cublas_v2.h>\n#include <curand.h>\n#include <cufft.h>\n#include <thrust/sort.h>\n")
+    src = (
+        '#include <cuda_runtime.h>\n#include "cuda_runtime.h"\n#include "vendors/cuda.h"\n'
+        "#include <cublas_v2.h>\n#include <curand.h>\n#include <cufft.h>\n#include <thrust/sort.h>\n"
+    )
     assert out(src) == (
         '#include <hip/hip_runtime.h>\n#include "hip/hip_runtime.h"\n#include "vendors/cuda.h"\n'
         "#include <hipblas/hipblas.h>\n#include <hiprand/hiprand.h>\n#include <hipfft/hipfft.h>\n"
@@ -107,14 +117,19 @@ def test_header_without_counterpart_is_reported() -> None:
 def test_runtime_include_inserted_once_after_pragma_once() -> None:
     src = "// licence\n#pragma once\n__device__ float twice(float x) { return 2 * x; }\n"
     text = out(src)
-    assert text == ("// licence\n#pragma once\n#include <hip/hip_runtime.h>\n"
-                    "__device__ float twice(float x) { return 2 * x; }\n")
+    assert text == (
+        "// licence\n#pragma once\n#include <hip/hip_runtime.h>\n"
+        "__device__ float twice(float x) { return 2 * x; }\n"
+    )
     assert out(text) == text
 
 
 def test_runtime_include_inserted_inside_include_guard() -> None:
     src = "#ifndef K_H\n#define K_H\n__global__ void k();\n#endif\n"
-    assert out(src) == "#ifndef K_H\n#define K_H\n#include <hip/hip_runtime.h>\n__global__ void k();\n#endif\n"
+    assert (
+        out(src)
+        == "#ifndef K_H\n#define K_H\n#include <hip/hip_runtime.h>\n__global__ void k();\n#endif\n"
+    )
 
 
 def test_runtime_include_goes_before_first_include_and_after_leading_comment() -> None:
@@ -134,6 +149,7 @@ def test_no_runtime_include_for_plain_cpp_or_library_only_code() -> None:
 
 # --- launches ------------------------------------------------------------------
 
+
 def test_launch_kept_by_default() -> None:
     src = "#include <hip/hip_runtime.h>\nvoid f() { k<<<g, b>>>(x); }\n"
     assert out(src) == src
@@ -146,13 +162,19 @@ def test_launch_kept_by_default() -> None:
         ("k<<<g, b, s>>>(x);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), s, 0, x);"),
         ("k<<<g, b, s, st>>>(x);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), s, st, x);"),
         ("k<<<dim3(1, 2), 32>>>();", "hipLaunchKernelGGL(k, dim3(1, 2), dim3(32), 0, 0);"),
-        ("k<float, 4><<<g, b>>>(x);", "hipLaunchKernelGGL(HIP_KERNEL_NAME(k<float, 4>), dim3(g), dim3(b), 0, 0, x);"),
+        (
+            "k<float, 4><<<g, b>>>(x);",
+            "hipLaunchKernelGGL(HIP_KERNEL_NAME(k<float, 4>), dim3(g), dim3(b), 0, 0, x);",
+        ),
         ("ns::k<<<g, b>>>(x);", "hipLaunchKernelGGL(ns::k, dim3(g), dim3(b), 0, 0, x);"),
     ],
 )
 def test_launch_rewrite(launch: str, expected: str) -> None:
     src = f"#include <hip/hip_runtime.h>\nvoid f() {{ {launch} }}\n"
-    assert out(src, launch_syntax="hip") == f"#include <hip/hip_runtime.h>\nvoid f() {{ {expected} }}\n"
+    assert (
+        out(src, launch_syntax="hip")
+        == f"#include <hip/hip_runtime.h>\nvoid f() {{ {expected} }}\n"
+    )
 
 
 def test_launch_rewrite_keeps_multiline_arguments_and_renames_inside() -> None:
@@ -178,6 +200,7 @@ def test_translated_launch_is_stable() -> None:
 
 
 # --- diagnostics -------------------------------------------------------------------
+
 
 def test_unsupported_api_is_reported_with_position_and_left_alone() -> None:
     src = "void f() {\n  cudaDeviceFlushGPUDirectRDMAWrites(t, s);\n}\n"
@@ -215,6 +238,7 @@ def test_self_check_keeps_input_when_output_parses_worse(tmp_path: Path) -> None
 
 
 # --- bytes survive ---------------------------------------------------------------
+
 
 def test_crlf_latin1_and_bom_survive_byte_for_byte() -> None:
     latin1 = "/* caf\xe9 */\r\nvoid f() { cudaFree(0); }\r\n".encode("latin-1")

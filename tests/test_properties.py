@@ -8,17 +8,71 @@ from hypothesis import strategies as st
 from hipify_py import Options, load_table, translate_bytes
 
 TABLE = load_table()
-CUDA_NAMES = sorted(n for n, r in TABLE.names.items() if r.hip)[:400:7] + [
-    "cudaMalloc", "cudaFree", "cudaStream_t", "cudaMemcpyHostToDevice", "cub", "__syncthreads",
+CUDA_NAMES = [
+    *sorted(n for n, r in TABLE.names.items() if r.hip)[:400:7],
+    "cudaMalloc",
+    "cudaFree",
+    "cudaStream_t",
+    "cudaMemcpyHostToDevice",
+    "cub",
+    "__syncthreads",
 ]
-PLAIN_WORDS = ["x", "y", "foo", "bar_1", "int", "float", "return", "if", "std", "vector", "myMalloc"]
-PUNCT = ["(", ")", "{", "}", "[", "]", ";", ",", "::", ".", "->", "<", ">", "=", "+", "*", "&", " ", "\n", "\r\n"]
-TRIVIA = ["// note cudaMalloc\n", "/* cudaFree */", '"cudaMalloc"', "'c'", "#define M(a) cudaFree(a)\n",
-          "#include <cuda_runtime.h>\n", "#include \"local.h\"\n", "#if CUDART_VERSION\n", "#endif\n",
-          "<<<g, b>>>", "__global__ ", "threadIdx.x"]
+PLAIN_WORDS = [
+    "x",
+    "y",
+    "foo",
+    "bar_1",
+    "int",
+    "float",
+    "return",
+    "if",
+    "std",
+    "vector",
+    "myMalloc",
+]
+PUNCT = [
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    ";",
+    ",",
+    "::",
+    ".",
+    "->",
+    "<",
+    ">",
+    "=",
+    "+",
+    "*",
+    "&",
+    " ",
+    "\n",
+    "\r\n",
+]
+TRIVIA = [
+    "// note cudaMalloc\n",
+    "/* cudaFree */",
+    '"cudaMalloc"',
+    "'c'",
+    "#define M(a) cudaFree(a)\n",
+    "#include <cuda_runtime.h>\n",
+    '#include "local.h"\n',
+    "#if CUDART_VERSION\n",
+    "#endif\n",
+    "<<<g, b>>>",
+    "__global__ ",
+    "threadIdx.x",
+]
 
-cuda_like = st.lists(st.sampled_from(CUDA_NAMES + PLAIN_WORDS + PUNCT + TRIVIA), max_size=60).map("".join)
-plain_cpp = st.lists(st.sampled_from(PLAIN_WORDS + PUNCT + ["// c\n", "/* c */", '"s"']), max_size=60).map("".join)
+cuda_like = st.lists(st.sampled_from(CUDA_NAMES + PLAIN_WORDS + PUNCT + TRIVIA), max_size=60).map(
+    "".join
+)
+plain_cpp = st.lists(
+    st.sampled_from(PLAIN_WORDS + PUNCT + ["// c\n", "/* c */", '"s"']), max_size=60
+).map("".join)
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 
 import pytest
@@ -22,8 +21,12 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 
 def test_rows_load_with_derived_status(tmp_path: Path) -> None:
-    write(tmp_path, "runtime.yaml", HEAD + '    cudaMalloc: {hip: hipMalloc, kind: function, hip_added: "1.5.0"}\n'
-          "    cudaInitDevice: {kind: function}\n")
+    write(
+        tmp_path,
+        "runtime.yaml",
+        HEAD + '    cudaMalloc: {hip: hipMalloc, kind: function, hip_added: "1.5.0"}\n'
+        "    cudaInitDevice: {kind: function}\n",
+    )
     table = load_directory(tmp_path)
     assert table.names["cudaMalloc"].hip == "hipMalloc"
     assert table.names["cudaMalloc"].status == "supported"
@@ -33,15 +36,25 @@ def test_rows_load_with_derived_status(tmp_path: Path) -> None:
 
 
 def test_duplicate_key_in_one_file_names_both_lines(tmp_path: Path) -> None:
-    write(tmp_path, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n"
-          "    cudaFree: {hip: hipFree, kind: function}\n")
-    with pytest.raises(TableError, match=r"runtime\.yaml:6: duplicate key 'cudaFree' \(first at line 5\)"):
+    write(
+        tmp_path,
+        "runtime.yaml",
+        HEAD + "    cudaFree: {hip: hipFree, kind: function}\n"
+        "    cudaFree: {hip: hipFree, kind: function}\n",
+    )
+    with pytest.raises(
+        TableError, match=r"runtime\.yaml:6: duplicate key 'cudaFree' \(first at line 5\)"
+    ):
         load_directory(tmp_path)
 
 
 def test_duplicate_name_across_sections_is_rejected(tmp_path: Path) -> None:
-    write(tmp_path, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n"
-          "  T:\n    cudaFree: {hip: hipFree, kind: function}\n")
+    write(
+        tmp_path,
+        "runtime.yaml",
+        HEAD + "    cudaFree: {hip: hipFree, kind: function}\n"
+        "  T:\n    cudaFree: {hip: hipFree, kind: function}\n",
+    )
     with pytest.raises(TableError, match=r"runtime\.yaml:7: duplicate CUDA name 'cudaFree'"):
         load_directory(tmp_path)
 
@@ -51,7 +64,11 @@ def test_curated_override_must_be_explicit(tmp_path: Path) -> None:
     write(tmp_path, "runtime.curated.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n")
     with pytest.raises(TableError, match="override: true"):
         load_directory(tmp_path)
-    write(tmp_path, "runtime.curated.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function, override: true}\n")
+    write(
+        tmp_path,
+        "runtime.curated.yaml",
+        HEAD + "    cudaFree: {hip: hipFree, kind: function, override: true}\n",
+    )
     assert load_directory(tmp_path).names["cudaFree"].hip == "hipFree"
 
 
@@ -80,22 +97,31 @@ def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:
 
 
 def test_non_idempotent_chain_is_rejected(tmp_path: Path) -> None:
-    write(tmp_path, "runtime.yaml", HEAD + "    cudaA: {hip: cudaB, kind: function}\n"
-          "    cudaB: {hip: hipB, kind: function}\n")
+    write(
+        tmp_path,
+        "runtime.yaml",
+        HEAD + "    cudaA: {hip: cudaB, kind: function}\n    cudaB: {hip: hipB, kind: function}\n",
+    )
     with pytest.raises(TableError, match="idempotent"):
         load_directory(tmp_path)
 
 
 def test_headers_file(tmp_path: Path) -> None:
     write(tmp_path, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n")
-    write(tmp_path, "includes.yaml", "schema: 1\nheaders:\n  cuda_runtime.h: {hip: hip/hip_runtime.h}\n"
-          "  mma.h: {hint: use rocWMMA}\n")
+    write(
+        tmp_path,
+        "includes.yaml",
+        "schema: 1\nheaders:\n  cuda_runtime.h: {hip: hip/hip_runtime.h}\n"
+        "  mma.h: {hint: use rocWMMA}\n",
+    )
     table = load_directory(tmp_path)
     assert table.headers["cuda_runtime.h"].hip == "hip/hip_runtime.h"
     assert table.headers["mma.h"].status == "unsupported"
 
 
-def test_cache_is_used_and_rebuilt_when_yaml_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_is_used_and_rebuilt_when_yaml_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     cache = tmp_path / "cache"
     monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(cache))
     tables = tmp_path / "t"
@@ -129,7 +155,9 @@ def test_shipped_tables_load() -> None:
     assert len(table.names) > 5000
 
 
-def test_unwritable_cache_folder_does_not_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unwritable_cache_folder_does_not_fail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
     monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(blocker / "sub"))
@@ -137,4 +165,3 @@ def test_unwritable_cache_folder_does_not_fail(tmp_path: Path, monkeypatch: pyte
     write(tables, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n")
     assert load_table(tables).names["cudaFree"].hip == "hipFree"
     assert os.path.isfile(blocker)
-

@@ -73,16 +73,112 @@ _TEXT_DIRECTIVES = frozenset({"#pragma", "#error", "#warning", "#line", "#ident"
 # Words the grammar treats as keywords or primitive types: renaming an
 # identifier to one of them could change the parse.
 _RESERVED = frozenset(
-    """alignas alignof asm auto bool break case catch char char8_t char16_t char32_t class
-    const consteval constexpr constinit const_cast continue co_await co_return co_yield
-    decltype default delete do double dynamic_cast else enum explicit export extern false
-    float for friend goto if inline int long mutable namespace new noexcept nullptr operator
-    private protected public register reinterpret_cast requires return short signed sizeof
-    static static_assert static_cast struct switch template this thread_local throw true try
-    typedef typeid typename union unsigned using virtual void volatile wchar_t while size_t
-    ssize_t ptrdiff_t intptr_t uintptr_t int8_t int16_t int32_t int64_t uint8_t uint16_t
-    uint32_t uint64_t __global__ __device__ __host__ __shared__ __constant__ __managed__
-    __launch_bounds__ __restrict__ __forceinline__ __noinline__ __grid_constant__""".split()
+    [
+        "alignas",
+        "alignof",
+        "asm",
+        "auto",
+        "bool",
+        "break",
+        "case",
+        "catch",
+        "char",
+        "char8_t",
+        "char16_t",
+        "char32_t",
+        "class",
+        "const",
+        "consteval",
+        "constexpr",
+        "constinit",
+        "const_cast",
+        "continue",
+        "co_await",
+        "co_return",
+        "co_yield",
+        "decltype",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "dynamic_cast",
+        "else",
+        "enum",
+        "explicit",
+        "export",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "friend",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "mutable",
+        "namespace",
+        "new",
+        "noexcept",
+        "nullptr",
+        "operator",
+        "private",
+        "protected",
+        "public",
+        "register",
+        "reinterpret_cast",
+        "requires",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "static_assert",
+        "static_cast",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "thread_local",
+        "throw",
+        "true",
+        "try",
+        "typedef",
+        "typeid",
+        "typename",
+        "union",
+        "unsigned",
+        "using",
+        "virtual",
+        "void",
+        "volatile",
+        "wchar_t",
+        "while",
+        "size_t",
+        "ssize_t",
+        "ptrdiff_t",
+        "intptr_t",
+        "uintptr_t",
+        "int8_t",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint8_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
+        "__global__",
+        "__device__",
+        "__host__",
+        "__shared__",
+        "__constant__",
+        "__managed__",
+        "__launch_bounds__",
+        "__restrict__",
+        "__forceinline__",
+        "__noinline__",
+        "__grid_constant__",
+    ]
 )
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -166,7 +262,9 @@ def occurrences(text: str, name: str) -> list[int]:
     while pos != -1:
         before = text[pos - 1] if pos else " "
         after = text[pos + size : pos + size + 1]
-        if not (before.isalnum() or before in "_$") and not (after and (after.isalnum() or after in "_$")):
+        if not (before.isalnum() or before in "_$") and not (
+            after and (after.isalnum() or after in "_$")
+        ):
             found.append(pos)
         pos = find(name, pos + size)
     return found
@@ -227,12 +325,12 @@ def run(ctx: Context) -> None:
         else:
             continue
         _rename(ctx, row, start, end)
-    unknown_names = sorted(
-        name for name in present - names.keys() if CUDA_LIKE.match(name)
-    )
+    unknown_names = sorted(name for name in present - names.keys() if CUDA_LIKE.match(name))
     if unknown_names:
         unknown = sorted(
-            (pos, pos + len(name), name) for name in unknown_names for pos in occurrences(text, name)
+            (pos, pos + len(name), name)
+            for name in unknown_names
+            for pos in occurrences(text, name)
         )
         _report_unknown(ctx, scanner, unknown)
 

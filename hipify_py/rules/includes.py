@@ -7,10 +7,10 @@ or ``"..."`` form: ``"vendors/cuda.h"`` is the project's own file.
 
 from __future__ import annotations
 
-import tree_sitter
-
 import re
 from collections.abc import Mapping
+
+import tree_sitter
 
 from .. import diagnostics as D
 from ..context import Context, cached_version
@@ -71,7 +71,7 @@ def run(ctx: Context) -> None:
     resulting: set[str] = set()  # headers the file includes after translation
     for path in include_paths(ctx):
         raw = ctx.node_text(path)
-        if len(raw) < 2 or raw[0] not in "<\"" or raw[-1] not in ">\"":
+        if len(raw) < 2 or raw[0] not in '<"' or raw[-1] not in '>"':
             continue  # a macro-computed include such as #include HEADER
         name = raw[1:-1].strip()
         row = lookup_header(ctx, name)

@@ -111,7 +111,8 @@ def _rewrite(ctx: Context, site: _Site) -> None:
         ctx.report(
             D.LAUNCH_NOT_REWRITTEN,
             where,
-            f"launch configuration has {len(parts)} parameters (expected 2 to 4); kept as <<<...>>>",
+            f"launch configuration has {len(parts)} parameters (expected 2 to 4); "
+            "kept as <<<...>>>",
         )
         return
     if not _is_statement(site):
@@ -134,10 +135,16 @@ def _rewrite(ctx: Context, site: _Site) -> None:
 
     # NAME<<<G, B[, S[, T]]>>>(ARGS)
     #  -> hipLaunchKernelGGL(NAME, dim3(G), dim3(B), S|0, T|0[, ARGS])
-    add(function.start_byte, function.start_byte,
-        "hipLaunchKernelGGL(" + ("HIP_KERNEL_NAME(" if template else ""))
-    add(function.end_byte, open_token.end_byte,
-        (")" if template else "") + ", " + ("dim3(" if wrap_grid else ""))
+    add(
+        function.start_byte,
+        function.start_byte,
+        "hipLaunchKernelGGL(" + ("HIP_KERNEL_NAME(" if template else ""),
+    )
+    add(
+        function.end_byte,
+        open_token.end_byte,
+        (")" if template else "") + ", " + ("dim3(" if wrap_grid else ""),
+    )
     add(commas[0].start_byte, commas[0].end_byte, (")" if wrap_grid else "") + ",")
     if wrap_block:
         add(parts[1].start_byte, parts[1].start_byte, "dim3(")

@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import run_cli
+
+from hipify_py.project_names import defined_names, scan_project
+
+
+def test_definitions_are_found_and_uses_are_not() -> None:
+    data = (
+        b"#define CUDA_CHECK(x) x\n"
+        b"inline void cudaCheck(cudaError_t e) {}\n"
+        b"struct cudaThing {};\n"
+        b"static __host__ cudaError_t cudaWrap(int);\n"
+        b"void f() {\n  return cudaFoo(1);\n  x = cudaBar(2);\n  CUDA_CHECK(cudaZap(x));\n}\n"
+    )
+    assert defined_names(data) == {"CUDA_CHECK", "cudaCheck", "cudaThing", "cudaWrap"}
+
+
+def test_known_table_names_are_not_candidates() -> None:
+    assert defined_names(b"#define cudaMalloc myMalloc\n", known={"cudaMalloc"}) == set()
+
+
+def test_scan_follows_local_includes(tmp_path: Path) -> None:
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "check.cuh").write_bytes(b"#define CUDA_SAFE_CALL(x) x\n")
+    main = tmp_path / "main.cu"
+    main.write_bytes(b'#include "inc/check.cuh"\nvoid f() { CUDA_SAFE_CALL(g()); }\n')
+    assert scan_project([main]) == frozenset({"CUDA_SAFE_CALL"})
+
+
+def test_single_file_run_knows_macros_of_its_headers(tmp_path: Path) -> None:
+    (tmp_path / "check.cuh").write_bytes(b"#pragma once\n#define CUDA_CHECK(x) x\n")
+    main = tmp_path / "main.cu"
+    main.write_bytes(b'#include "check.cuh"\nvoid f() { CUDA_CHECK(cudaFree(0)); cudaFrob(); }\n')
+    result = run_cli(str(main), "--diff")
+    assert b"CUDA_CHECK looks like CUDA API" not in result.stderr
+    assert b"cudaFrob looks like CUDA API" in result.stderr

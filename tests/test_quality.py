@@ -1,0 +1,44 @@
+"""The code standards are part of the suite: ruff-clean, mypy-clean, and the
+wheel ships the YAML tables."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from conftest import REPO
+
+
+def _tool(name: str) -> list[str]:
+    return [sys.executable, "-m", name]
+
+
+def test_ruff_is_clean() -> None:
+    result = subprocess.run([*_tool("ruff"), "check", "hipify_py", "tests", "tools", "benchmarks"],
+                            cwd=REPO, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_is_clean() -> None:
+    result = subprocess.run([*_tool("mypy")], cwd=REPO, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_wheel_ships_the_tables(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(".git", "*.egg-info", "build", "__pycache__"))
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(src)],
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    (wheel,) = (tmp_path / "dist").glob("hipify_py-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    shipped = {Path(n).name for n in names if n.startswith("hipify_py/mappings/")}
+    expected = {p.name for p in (REPO / "mappings").glob("*.yaml")}
+    assert expected and expected <= shipped
+    assert "hipify_py/py.typed" in names
+    assert any(n.endswith("entry_points.txt") for n in names)

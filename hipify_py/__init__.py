@@ -9,7 +9,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .api import Result, translate, translate_file
+from .api import PathRun, Result, translate, translate_file, translate_paths
 from .diagnostics import Diagnostic, Severity
 from .engine import FileResult, translate_bytes
 from .options import Options
@@ -19,6 +19,7 @@ __all__ = [
     "Diagnostic",
     "FileResult",
     "Options",
+    "PathRun",
     "Result",
     "Severity",
     "__version__",
@@ -26,4 +27,5 @@ __all__ = [
     "translate",
     "translate_bytes",
     "translate_file",
+    "translate_paths",
 ]

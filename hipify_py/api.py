@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic
 from .engine import FileResult, translate_bytes
+from .files import DEFAULT_EXTENSIONS, Discovery, discover
 from .options import Options
+from .project_names import scan_project
+from .runner import FileReport, Job, Mode, run
 from .stats import Stats
 from .table import MappingTable
 from .table_cache import load_table
@@ -54,3 +58,52 @@ def translate_file(
     """Read one file and translate it (writes nothing; see hipify_py.runner)."""
     data = Path(path).read_bytes()
     return translate_bytes(data, table or load_table(), options or Options())
+
+
+@dataclass
+class PathRun:
+    """A planned run over files and folders; ``reports()`` does the work."""
+
+    discovery: Discovery
+    table: MappingTable
+    job: Job
+    jobs: int = 0
+
+    def reports(self) -> Iterator[FileReport]:
+        """Translate every target (writing as the mode says), one report each, in order."""
+        return run(self.discovery.targets, self.job, self.table, self.jobs)
+
+
+def translate_paths(
+    paths: Iterable[str | Path],
+    *,
+    mode: Mode | str = Mode.IN_PLACE,
+    output_dir: str | Path | None = None,
+    jobs: int = 0,
+    extensions: Iterable[str] = DEFAULT_EXTENSIONS,
+    excludes: Iterable[str] = (),
+    use_gitignore: bool = True,
+    backup: bool = False,
+    copy_other: bool = False,
+    table: MappingTable | None = None,
+    options: Options | None = None,
+) -> PathRun:
+    """Plan the translation of files and folders (the function the CLI uses).
+
+    Raises files.DiscoveryError for unusable arguments (for example an output
+    folder inside the input) and table.TableError for broken tables.
+    """
+    discovery = discover(
+        paths,
+        extensions=extensions,
+        excludes=excludes,
+        use_gitignore=use_gitignore,
+        output_dir=Path(output_dir) if output_dir is not None else None,
+        copy_other=copy_other,
+    )
+    table = table or load_table()
+    options = options or Options()
+    # the project's own CUDA-like helpers (CUDA_CHECK...) are not unknown CUDA API
+    known = scan_project((t.real for t in discovery.targets), table.names)
+    options = options.with_changes(known_names=options.known_names | known)
+    return PathRun(discovery, table, Job(mode=Mode(mode), options=options, backup=backup), jobs)

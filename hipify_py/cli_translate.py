@@ -8,11 +8,11 @@ from typing import Any
 
 import click
 
-from .files import DEFAULT_EXTENSIONS, DiscoveryError, discover
+from .api import translate_paths
+from .files import DEFAULT_EXTENSIONS, DiscoveryError
 from .options import Options
-from .project_names import scan_project
 from .render import Summary, format_diagnostic, print_summary, report_json, visible
-from .runner import FileReport, Job, Mode, Status, run
+from .runner import FileReport, Mode, Status
 from .table import TableError
 from .table_cache import load_table
 from .versions import parse_version
@@ -90,16 +90,25 @@ def run_translate(paths: list[Path], flags: dict[str, Any]) -> int:
     if flags["extensions"]:
         extensions = tuple(e.strip() for e in flags["extensions"].split(",") if e.strip())
     try:
-        discovery = discover(
+        table = load_table(flags["mappings_dir"])
+        planned = translate_paths(
             paths,
+            mode=mode,
+            output_dir=flags["output_dir"],
+            jobs=flags["jobs"],
             extensions=extensions,
             excludes=flags["exclude"],
             use_gitignore=not flags["no_gitignore"],
-            output_dir=flags["output_dir"],
+            backup=flags["backup"],
             copy_other=flags["copy_all"],
+            table=table,
+            options=options,
         )
     except DiscoveryError as exc:
         return _fail(str(exc))
+    except (TableError, OSError) as exc:
+        return _fail(f"mapping tables: {exc}")
+    discovery = planned.discovery
     for problem in discovery.missing:
         click.echo(f"hipify-py: error: {problem}", err=True)
     for problem in discovery.problems:
@@ -107,23 +116,12 @@ def run_translate(paths: list[Path], flags: dict[str, Any]) -> int:
     targets = discovery.targets
     if mode is Mode.STDOUT and len(targets) != 1:
         return _fail(f"--stdout needs exactly one file; {len(targets)} found")
-    try:
-        table = load_table(flags["mappings_dir"])
-    except TableError as exc:
-        return _fail(f"mapping tables: {exc}")
-    except OSError as exc:
-        return _fail(f"mapping tables: {exc}")
-    # the project's own CUDA-like helpers (CUDA_CHECK...) are not unknown CUDA API
-    options = options.with_changes(
-        known_names=scan_project((t.real for t in targets), table.names)
-    )
     verbosity = -1 if flags["quiet"] else (1 if flags["verbose"] else 0)
     as_json = flags["report_format"] == "json"
-    job = Job(mode=mode, options=options, backup=flags["backup"])
     summary = Summary()
     summary.problems.extend(discovery.missing)
     reports: list[FileReport] = []
-    for report in _with_progress(run(targets, job, table, flags["jobs"]), len(targets), verbosity):
+    for report in _with_progress(planned.reports(), len(targets), verbosity):
         summary.add(report)
         if as_json:
             reports.append(report)
@@ -174,13 +172,17 @@ def _with_progress(reports: Any, total: int, verbosity: int) -> Any:
     if total < _PROGRESS_MIN_FILES or verbosity < 0 or not sys.stderr.isatty():
         yield from reports
         return
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    # on stderr, so stdout stays clean for --diff and JSON; messages printed to
+    # stderr meanwhile appear above the bar (rich redirects sys.stderr)
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
+        console=Console(stderr=True),
         transient=True,
     ) as progress:
         task = progress.add_task("translating", total=total)

@@ -39,6 +39,7 @@ class Context:
     uses_runtime: bool = False  # a CUDA runtime/driver/device API reference
     uses_kernel_syntax: bool = False  # __global__, <<<>>>, threadIdx, ...
     _local_names: frozenset[str] | None = None
+    _groups: int = 0
 
     @property
     def root(self) -> tree_sitter.Node:
@@ -48,9 +49,22 @@ class Context:
         return self.text[node.start_byte : node.end_byte]
 
     def edit(
-        self, start: int, end: int, text: str, rule: str, safe: bool = True, structural: bool = True
+        self,
+        start: int,
+        end: int,
+        text: str,
+        rule: str,
+        safe: bool = True,
+        structural: bool = True,
+        group: int = 0,
     ) -> None:
-        self.edits.append(Edit(start, end, text.encode("latin-1"), rule, safe, structural))
+        if structural and not group:
+            group = self.new_group()
+        self.edits.append(Edit(start, end, text.encode("latin-1"), rule, safe, structural, group))
+
+    def new_group(self) -> int:
+        self._groups += 1
+        return self._groups
 
     def report(
         self, code: Code, offset: int, message: str, *, hint: str = "", name: str = "", end: int = 0

@@ -16,6 +16,7 @@ class Edit:
     # identifier renamed to another plain identifier, a header name inside
     # <...>): the self-check re-parse is needed only after structural edits.
     structural: bool = True
+    group: int = 0  # structural edits of one site (a launch) share a group: all or none
 
     def overlaps(self, other: Edit) -> bool:
         if self.start == self.end or other.start == other.end:

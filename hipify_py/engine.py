@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from . import diagnostics as D
 from .context import Context
 from .diagnostics import Diagnostic, Severity
-from .edits import apply, plan
+from .edits import Edit, apply, plan
 from .options import Options
 from .parse import error_count, parse
 from .rules import all_rules, identifiers, includes
@@ -44,6 +44,51 @@ class FileResult:
     def unsupported(self) -> int:
         """Uses of CUDA API that remain and will not compile for HIP."""
         return self.count(Severity.ERROR)
+
+
+def _errors_of(data: bytes) -> int:
+    return error_count(parse(_parse_bytes(data, inspect(data))))
+
+
+_MAX_GROUP_TRIALS = 32
+
+
+def _self_check(ctx: Context, data: bytes, accepted: list[Edit], before: int) -> tuple[bytes, int]:
+    """Re-parse after structural edits; drop the edit groups that make it worse.
+
+    Non-structural edits (identifier renames, header names) cannot change the
+    parse, so they always stay.  If the whole output parses worse than the
+    input, each structural group (one launch rewrite, one rename to a
+    non-identifier) is tried on its own and kept only if it does no harm; the
+    dropped ones are reported (HPY001) and their code is left as it was.
+    """
+    output = apply(data, accepted)
+    errors = _errors_of(output)
+    if errors <= before:
+        return output, errors
+    kept = [e for e in accepted if not e.structural]
+    groups: dict[int, list[Edit]] = {}
+    for edit in accepted:
+        if edit.structural:
+            groups.setdefault(edit.group, []).append(edit)
+    for index, members in enumerate(groups.values()):
+        trial = sorted([*kept, *members], key=lambda e: (e.start, e.start != e.end))
+        if index < _MAX_GROUP_TRIALS and _errors_of(apply(data, trial)) <= before:
+            kept = trial
+            continue
+        first = members[0]
+        ctx.diagnostics.append(
+            Diagnostic(
+                D.PARSE_REGRESSION.code,
+                Severity.ERROR,
+                f"this {first.rule} edit would add parse errors; the code here was left unchanged",
+                *ctx.lines.position(first.start),
+                offset=first.start,
+                hint="please report this input as a bug; translate these lines by hand",
+            )
+        )
+    output = apply(data, kept)
+    return output, _errors_of(output) if kept else before
 
 
 def _parse_bytes(data: bytes, info: SourceInfo) -> bytes:
@@ -133,21 +178,7 @@ def _translate(
             f"the parser could not read {result.errors_before} region(s) of this file",
         )
     if output != data and any(edit.structural for edit in accepted):
-        out_info = inspect(output)
-        result.errors_after = error_count(parse(_parse_bytes(output, out_info)))
-        if result.errors_after > result.errors_before:
-            ctx.diagnostics.append(
-                Diagnostic(
-                    D.PARSE_REGRESSION.code,
-                    Severity.ERROR,
-                    f"translation would add parse errors ({result.errors_before} -> "
-                    f"{result.errors_after}); the file was left unchanged",
-                    line=1,
-                    column=1,
-                    hint="please report this input as a bug",
-                )
-            )
-            output = data
+        output, result.errors_after = _self_check(ctx, data, accepted, result.errors_before)
     else:
         result.errors_after = result.errors_before
     result.data = output

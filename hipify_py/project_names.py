@@ -19,7 +19,6 @@ from .rules.identifiers import CUDA_LIKE
 _WORD = re.compile(rb"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
 _LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
 _MAX_HEADERS = 2000
-_MAX_BYTES = 64 * 1024 * 1024
 
 
 _MACRO_LINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+$")
@@ -61,7 +60,6 @@ def scan_project(files: Iterable[Path], known: Container[str] = ()) -> frozenset
     names: set[str] = set()
     queue = [Path(f) for f in files]
     seen: set[Path] = set()
-    budget = _MAX_BYTES
     headers = 0
     while queue:
         path = queue.pop()
@@ -76,9 +74,6 @@ def scan_project(files: Iterable[Path], known: Container[str] = ()) -> frozenset
             data = real.read_bytes()
         except OSError:
             continue
-        budget -= len(data)
-        if budget < 0:
-            break
         names |= defined_names(data, known)
         for match in _LOCAL_INCLUDE.finditer(data):
             header = real.parent / match.group(1).decode("utf-8", errors="surrogateescape")

@@ -226,15 +226,22 @@ def test_hip_version_gates_newer_apis() -> None:
     assert any(d.code == "HPY103" and "needs HIP >=" in d.message for d in result.diagnostics)
 
 
-def test_self_check_keeps_input_when_output_parses_worse(tmp_path: Path) -> None:
+def test_self_check_drops_the_edits_that_would_break_the_parse(tmp_path: Path) -> None:
     (tmp_path / "runtime.yaml").write_text(
-        "schema: 1\nlibrary: runtime\nsections:\n  S:\n    cudaBad: {hip: 'hip Bad(', kind: function}\n"
+        "schema: 1\nlibrary: runtime\nsections:\n  S:\n"
+        "    cudaBad: {hip: 'hip Bad(', kind: function}\n"
+        "    cudaGood: {hip: hipGood, kind: function}\n"
     )
     table = load_directory(tmp_path)
+    options = Options(insert_runtime_include=False)
     src = b"void f() { cudaBad(1); }\n"
-    result = translate_bytes(src, table, Options())
+    result = translate_bytes(src, table, options)
     assert result.data == src
-    assert any(d.code == "HPY001" for d in result.diagnostics)
+    (diag,) = [d for d in result.diagnostics if d.code == "HPY001"]
+    assert (diag.line, diag.column) == (1, 12)
+    mixed = translate_bytes(b"void f() {\n  cudaGood(2);\n  cudaBad(1);\n}\n", table, options)
+    assert mixed.data == b"void f() {\n  hipGood(2);\n  cudaBad(1);\n}\n"
+    assert [(d.code, d.line) for d in mixed.diagnostics if d.code == "HPY001"] == [("HPY001", 3)]
 
 
 # --- bytes survive ---------------------------------------------------------------

@@ -27,7 +27,9 @@ IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
 
 # Unknown identifiers with these shapes are CUDA API until proven otherwise.
 CUDA_LIKE = re.compile(
-    r"(?:cuda[A-Z]\w*|cu[A-Z][a-z]\w*|CU[A-Z]\w*_\w*|CUDA_\w+|CUDART_\w+|"
+    # CU_ and CUx (CUdevice, CUresult) are driver API; CUTLASS_, CUTE_, CUB_,
+    # CUPY_ are libraries or projects named after CUDA, not CUDA API
+    r"(?:cuda[A-Z]\w*|cu[A-Z][a-z]\w*|CU_\w+|CU[a-z]\w*|CUDA_\w+|CUDART_\w+|"
     r"(?:cublas|cublasLt|cufft|curand|cusparse|cusolver(?:Dn|Sp|Rf|Mg)?|cudnn|nvrtc|nvtx|nccl)"
     r"[A-Z_]\w*|(?:CUBLAS|CUFFT|CURAND|CUSPARSE|CUSOLVER|CUDNN|NVRTC|NCCL)_\w+|__nv_\w+)$",
     re.ASCII,
@@ -238,6 +240,32 @@ def _namespace_context(node: tree_sitter.Node) -> bool:
     return parent is not None and parent.type in ("using_declaration", "namespace_alias_definition")
 
 
+def _generic(name: str) -> bool:
+    """A name without CUDA's prefixes (``saturate``, ``umax``, ``csrqrInfo``)."""
+    return not name.startswith("__") and not CUDA_LIKE.match(name)
+
+
+def _used_as(row: Row, node: tree_sitter.Node, ctx: Context) -> bool:
+    """Is this generic-named token used the way the CUDA API would be?
+
+    Unsupported CUDA names without a CUDA prefix are common words; report one
+    only where it is called (a function) or names a type, and the file does
+    not declare it itself.
+    """
+    if row.cuda in ctx.local_names():
+        return False
+    parent = node.parent
+    if row.kind == "function":
+        return (
+            parent is not None
+            and parent.type == "call_expression"
+            and (parent.child_by_field_name("function") == node)
+        )
+    if row.kind == "type":
+        return node.type == "type_identifier"
+    return True
+
+
 def _foreign_scope(ctx: Context, node: tree_sitter.Node) -> bool:
     """``mylib::cudaMalloc`` is the project's own name, not the CUDA API."""
     parent = node.parent
@@ -307,6 +335,8 @@ def run(ctx: Context) -> None:
                 continue  # a variable that happens to be called like a namespace
             if _foreign_scope(ctx, node):
                 continue
+            if row.hip is None and _generic(name) and not _used_as(row, node, ctx):
+                continue  # `saturate`, `umax`: the project's own variable or function
         elif where == "macro":
             pass
         elif where == "string":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from fnmatch import fnmatchcase
 
 import tree_sitter
 
@@ -26,7 +27,10 @@ _DIRECTIVE = re.compile(r"#[ \t]*include\b")
 
 
 def lookup_header(ctx: Context, name: str) -> HeaderRow | None:
-    headers = ctx.table.headers
+    return _lookup(ctx.table.headers, name)
+
+
+def _lookup(headers: Mapping[str, HeaderRow], name: str) -> HeaderRow | None:
     row = headers.get(name)
     if row is not None:
         return row
@@ -36,6 +40,9 @@ def lookup_header(ctx: Context, name: str) -> HeaderRow | None:
         row = headers.get("/".join(parts[:depth]) + "/*")
         if row is not None:
             return row
+    for pattern, row in headers.items():
+        if "*" in pattern and not pattern.endswith("/*") and fnmatchcase(name, pattern):
+            return row
     return None
 
 
@@ -44,13 +51,10 @@ _HEADER_NAME = re.compile(r"#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]")
 
 def may_apply(text: str, headers: Mapping[str, HeaderRow]) -> bool:
     """Does the text include any header the table knows?"""
-    for match in _HEADER_NAME.finditer(text):
-        name = match.group(1).strip()
-        if name in headers or any(
-            "/".join(name.split("/")[:d]) + "/*" in headers for d in range(1, name.count("/") + 1)
-        ):
-            return True
-    return False
+    return any(
+        _lookup(headers, match.group(1).strip()) is not None
+        for match in _HEADER_NAME.finditer(text)
+    )
 
 
 def include_paths(ctx: Context) -> list[tree_sitter.Node]:

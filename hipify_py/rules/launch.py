@@ -130,8 +130,10 @@ def _rewrite(ctx: Context, site: _Site) -> None:
     args_open = arguments.children[0]
     has_args = any(c.type not in ("(", ")") for c in arguments.children)
 
+    group = ctx.new_group()
+
     def add(start: int, end: int, new: str) -> None:
-        ctx.edit(b + start, b + end, new, "launch")
+        ctx.edit(b + start, b + end, new, "launch", group=group)
 
     # NAME<<<G, B[, S[, T]]>>>(ARGS)
     #  -> hipLaunchKernelGGL(NAME, dim3(G), dim3(B), S|0, T|0[, ARGS])

@@ -137,6 +137,17 @@ RUNTIME_INCLUDE_ADDED = _code(
     "inserted #include <hip/hip_runtime.h> (nvcc includes the CUDA runtime implicitly, hipcc for "
     "host compilers does not)",
 )
+CUDA_ARCH_GATE = _code(
+    "HPY410",
+    "cuda-arch-gate",
+    W,
+    "a __CUDA_ARCH__ value test (a version gate) has no meaning under HIP",
+    why="hipcc never defines __CUDA_ARCH__: `#if __CUDA_ARCH__ >= 800` is false in AMD device "
+    "code, so the code behind it silently disappears.",
+    example="#if __CUDA_ARCH__ >= 800",
+    fix="Use __HIP_DEVICE_COMPILE__ for the device pass, or an AMD architecture macro "
+    "(__gfx942__) or a feature test for a capability.",
+)
 LAUNCH_NOT_REWRITTEN = _code(
     "HPY301",
     "launch-not-rewritten",

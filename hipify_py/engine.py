@@ -11,7 +11,7 @@ from .diagnostics import Diagnostic, Severity
 from .edits import Edit, apply, plan
 from .options import Options
 from .parse import error_count, parse
-from .rules import all_rules, identifiers, includes
+from .rules import all_rules, arch, identifiers, includes
 from .rules.identifiers import IDENTIFIER
 from .source import LineIndex, SourceInfo, inspect
 from .stats import Stats
@@ -142,6 +142,7 @@ def _translate(
     present = set(IDENTIFIER.findall(text))
     if (
         not identifiers.may_apply(present, table.names)
+        and arch.NAME not in present
         and "<<<" not in text
         and not includes.may_apply(text, table.headers)
     ):

@@ -48,9 +48,9 @@ VERSION_FIELDS = (
     "roc_experimental",
 )
 TEXT_FIELDS = ("hip", "roc", "kind", "status", "note", "hint", "header")
-ROW_FIELDS = frozenset(TEXT_FIELDS + VERSION_FIELDS + ("override",))
+ROW_FIELDS = frozenset((*TEXT_FIELDS, *VERSION_FIELDS, "override", "in_call"))
 HEADER_FIELDS = frozenset(
-    {"hip", "roc", "library", "status", "note", "hint", "hip_added", "override"}
+    {"hip", "roc", "library", "status", "note", "hint", "hip_added", "override", "needs_runtime"}
 )
 FILE_FIELDS = frozenset({"schema", "library", "title", "source", "sections", "headers", "note"})
 
@@ -87,6 +87,10 @@ class Row(NamedTuple):
     roc_removed: str = ""
     roc_experimental: str = ""
     origin: str = ""  # "file:line" of the row, for messages
+    # (call prefix, name): inside the arguments of a call to a function whose
+    # name starts with the prefix, emit that name instead of ``hip``
+    # (CUBLAS_OP_N passed to cusolverDn* becomes HIPSOLVER_OP_N)
+    in_call: tuple[tuple[str, str], ...] = ()
 
     def hip_added_version(self) -> Version | None:
         return parse_version(self.hip_added) if self.hip_added else None
@@ -102,6 +106,7 @@ class HeaderRow(NamedTuple):
     hint: str = ""
     hip_added: str = ""
     origin: str = ""
+    needs_runtime: bool = False  # the HIP header breaks unless <hip/hip_runtime.h> comes first
 
 
 @dataclass
@@ -200,6 +205,16 @@ def _check_version(value: str, where: str, key: str) -> None:
         raise TableError(f"{where}: field {key!r} is not a version: {value!r}")
 
 
+def _in_call(value: Any, where: str, name: str) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items() if k != "__line__"
+    ):
+        raise TableError(f"{where}: row {name!r}: in_call must map call-name prefixes to names")
+    return tuple(sorted((k, v) for k, v in value.items() if k != "__line__"))
+
+
 def _parse_row(
     name: Any, data: Any, library: str, section: str, path: Path, parent_line: int
 ) -> tuple[Row, bool]:
@@ -246,6 +261,7 @@ def _parse_row(
         note=values["note"],
         hint=values["hint"],
         header=values["header"],
+        in_call=_in_call(data.get("in_call"), where, name),
         origin=where,
         **{key: values[key] for key in VERSION_FIELDS},
     )
@@ -285,6 +301,7 @@ def _parse_headers(doc: dict[str, Any], path: Path, out: dict[str, tuple[HeaderR
             hint=_text(data.get("hint"), where, "hint"),
             hip_added=hip_added,
             origin=where,
+            needs_runtime=bool(data.get("needs_runtime", False)),
         )
         _merge(out, row.cuda, row, bool(data.get("override", False)), where, "header")
 

@@ -265,3 +265,18 @@ def test_roc_option_uses_roc_names() -> None:
     text = out(src, roc=True)
     assert "rocblas_handle" in text and "rocblas_create_handle" in text
     assert "<rocblas/rocblas.h>" in text
+
+
+def test_cublas_enum_in_cusolver_call_uses_hipsolver_name() -> None:
+    src = "void f(cusolverDnHandle_t h) { cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, w, l, i); g(CUBLAS_OP_N); }\n"
+    text = out(src, insert_runtime_include=False)
+    assert "hipsolverDnSpotrf(h, HIPSOLVER_FILL_MODE_LOWER" in text
+    assert "g(HIPBLAS_OP_N)" in text
+
+
+def test_cuda_arch_device_pass_test_is_renamed_and_version_gate_reported() -> None:
+    src = "#ifdef __CUDA_ARCH__\nint a;\n#endif\n#if __CUDA_ARCH__ >= 800\nint b;\n#endif\n"
+    result = translate(src)
+    assert str(result.text).startswith("#ifdef __HIP_DEVICE_COMPILE__\n")
+    assert "#if __CUDA_ARCH__ >= 800" in str(result.text)
+    assert [(d.code, d.line, d.column) for d in result.diagnostics] == [("HPY410", 4, 5)]

@@ -165,3 +165,11 @@ def test_unwritable_cache_folder_does_not_fail(
     write(tables, "runtime.yaml", HEAD + "    cudaFree: {hip: hipFree, kind: function}\n")
     assert load_table(tables).names["cudaFree"].hip == "hipFree"
     assert os.path.isfile(blocker)
+
+
+def test_in_call_must_map_prefixes_to_names(tmp_path: Path) -> None:
+    write(tmp_path, "runtime.yaml", HEAD + "    CUBLAS_OP_N: {hip: HIPBLAS_OP_N, kind: enum, in_call: [x]}\n")
+    with pytest.raises(TableError, match="in_call must map"):
+        load_directory(tmp_path)
+    write(tmp_path, "runtime.yaml", HEAD + "    CUBLAS_OP_N: {hip: HIPBLAS_OP_N, kind: enum, in_call: {cusolver: HIPSOLVER_OP_N}}\n")
+    assert load_directory(tmp_path).names["CUBLAS_OP_N"].in_call == (("cusolver", "HIPSOLVER_OP_N"),)

@@ -12,6 +12,6 @@ Rule = Callable[[Context], None]
 
 
 def all_rules() -> list[Rule]:
-    from . import identifiers, includes, launch
+    from . import arch, identifiers, includes, launch
 
-    return [identifiers.run, launch.run, includes.run]
+    return [identifiers.run, arch.run, launch.run, includes.run]

@@ -354,7 +354,7 @@ def run(ctx: Context) -> None:
             continue
         else:
             continue
-        _rename(ctx, row, start, end)
+        _rename(ctx, row, start, end, node=node if where == "code" else None)
     unknown_names = sorted(name for name in present - names.keys() if CUDA_LIKE.match(name))
     if unknown_names:
         unknown = sorted(
@@ -365,10 +365,20 @@ def run(ctx: Context) -> None:
         _report_unknown(ctx, scanner, unknown)
 
 
-def _rename(ctx: Context, row: Row, start: int, end: int, in_string: bool = False) -> None:
+def _rename(
+    ctx: Context,
+    row: Row,
+    start: int,
+    end: int,
+    in_string: bool = False,
+    node: tree_sitter.Node | None = None,
+) -> None:
     name = row.cuda
     target = ctx.hip_name_for(row)
-    if not in_string and row.library in RUNTIME_LIBRARIES:
+    if row.in_call and node is not None and target == row.hip:
+        target = _in_call_name(row, node, ctx) or target
+    if not in_string and row.library in RUNTIME_LIBRARIES and not _generic(name):
+        # `log`, `exp`, `max` are also plain C++: they do not need the HIP runtime
         ctx.uses_runtime = True
     if target is None:
         ctx.stats.unconverted[name] += 1
@@ -437,6 +447,37 @@ def _rename(ctx: Context, row: Row, start: int, end: int, in_string: bool = Fals
             name=name,
             end=end,
         )
+
+
+_STOP_AT = frozenset(
+    {
+        "expression_statement",
+        "declaration",
+        "compound_statement",
+        "return_statement",
+        "translation_unit",
+        "field_declaration",
+        "init_declarator",
+    }
+)
+
+
+def _in_call_name(row: Row, node: tree_sitter.Node, ctx: Context) -> str | None:
+    """The row's name for the call whose arguments ``node`` is directly in."""
+    current = node.parent
+    while current is not None and current.type not in _STOP_AT:
+        if current.type == "argument_list":
+            call = current.parent
+            function = call.child_by_field_name("function") if call is not None else None
+            if function is None:
+                return None
+            callee = ctx.node_text(function).split("::")[-1].strip()
+            for prefix, alternative in row.in_call:
+                if callee.startswith(prefix):
+                    return alternative
+            return None
+        current = current.parent
+    return None
 
 
 def _describe(row: Row) -> str:

@@ -73,6 +73,7 @@ def include_paths(ctx: Context) -> list[tree_sitter.Node]:
 
 def run(ctx: Context) -> None:
     resulting: set[str] = set()  # headers the file includes after translation
+    first_provider = first_needing = -1  # offsets of the first such includes
     for path in include_paths(ctx):
         raw = ctx.node_text(path)
         if len(raw) < 2 or raw[0] not in '<"' or raw[-1] not in '>"':
@@ -81,17 +82,24 @@ def run(ctx: Context) -> None:
         row = lookup_header(ctx, name)
         if row is None:
             resulting.add(name)
+            if name in _RUNTIME_PROVIDERS and first_provider < 0:
+                first_provider = path.start_byte
             continue
         target = _target(ctx, row, path, name)
         if target is None:
             resulting.add(name)
             continue
         resulting.add(target)
+        if target in _RUNTIME_PROVIDERS and first_provider < 0:
+            first_provider = path.start_byte
+        if row.needs_runtime and first_needing < 0:
+            first_needing = path.start_byte
         if target != name:
             ctx.edit(path.start_byte + 1, path.end_byte - 1, target, "include", structural=False)
             ctx.stats.converted[(row.library or "headers", "header")] += 1
     if ctx.options.insert_runtime_include:
-        _insert_runtime(ctx, resulting)
+        late = first_needing >= 0 and (first_provider < 0 or first_provider > first_needing)
+        _insert_runtime(ctx, resulting, force=late)
 
 
 def _target(ctx: Context, row: HeaderRow, path: tree_sitter.Node, name: str) -> str | None:
@@ -125,8 +133,15 @@ def _target(ctx: Context, row: HeaderRow, path: tree_sitter.Node, name: str) -> 
     return target
 
 
-def _insert_runtime(ctx: Context, resulting: set[str]) -> None:
-    if ctx.uses_kernel_syntax:
+def _insert_runtime(ctx: Context, resulting: set[str], force: bool = False) -> None:
+    """Insert the runtime include where the file needs it and lacks it.
+
+    ``force``: a header that needs the runtime first comes before any include
+    of it, so one goes ahead of them all.
+    """
+    if force:
+        pass
+    elif ctx.uses_kernel_syntax:
         if resulting & _RUNTIME_PROVIDERS:
             return
     elif ctx.uses_runtime:

@@ -1,0 +1,66 @@
+"""``__CUDA_ARCH__``: nvcc defines it in the device compilation pass only.
+
+``#ifdef __CUDA_ARCH__`` / ``defined(__CUDA_ARCH__)`` asks "is this the device
+pass?", which HIP spells ``__HIP_DEVICE_COMPILE__``: renamed.  hipcc never
+defines ``__CUDA_ARCH__``, so leaving it would silently drop every device
+branch on AMD (a kernel body that compiles to nothing).  A version gate such
+as ``__CUDA_ARCH__ >= 800`` has no HIP meaning at all: reported.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import diagnostics as D
+from ..context import Context
+from ..lexer import opaque_spans, span_kind
+from .identifiers import occurrences
+
+NAME = "__CUDA_ARCH__"
+DEVICE_PASS = "__HIP_DEVICE_COMPILE__"
+_DEFINED_BEFORE = re.compile(r"defined\s*\(?\s*$")
+
+
+def run(ctx: Context) -> None:
+    if NAME not in ctx.present:
+        return
+    for start in occurrences(ctx.text, NAME):
+        end = start + len(NAME)
+        node = ctx.root.descendant_for_byte_range(start, end)
+        if node is None:
+            continue
+        parent = node.parent
+        if node.type == "identifier" and parent is not None:
+            if parent.type in ("preproc_defined", "preproc_ifdef"):
+                _rename(ctx, start, end)
+            else:
+                _report(ctx, start)
+        elif node.type == "preproc_arg":
+            body = ctx.node_text(node)
+            inner = start - node.start_byte
+            if span_kind(opaque_spans(body), inner, inner + len(NAME)) is not None:
+                continue  # in a comment or string of the macro body
+            if _DEFINED_BEFORE.search(body[:inner]):
+                _rename(ctx, start, end)
+            else:
+                _report(ctx, start)
+
+
+def _rename(ctx: Context, start: int, end: int) -> None:
+    ctx.edit(start, end, DEVICE_PASS, "arch", structural=False)
+    ctx.stats.converted[("device", "macro")] += 1
+
+
+def _report(ctx: Context, start: int) -> None:
+    ctx.stats.unconverted[NAME] += 1
+    ctx.stats.unconverted_library["device"] += 1
+    ctx.report(
+        D.CUDA_ARCH_GATE,
+        start,
+        f"{NAME} is never defined by hipcc, so this test is false in HIP device code too; "
+        "left unchanged",
+        hint=f"test the device pass with {DEVICE_PASS}; for a feature gate use an AMD arch "
+        "macro such as __gfx942__ or a feature test",
+        name=NAME,
+        end=start + len(NAME),
+    )

@@ -38,7 +38,7 @@ class Context:
     # facts one rule learns and a later rule uses
     uses_runtime: bool = False  # a CUDA runtime/driver/device API reference
     uses_kernel_syntax: bool = False  # __global__, <<<>>>, threadIdx, ...
-    _local_names: frozenset[str] | None = None
+    _local: dict[str, bool] = field(default_factory=dict)
     _groups: int = 0
 
     @property
@@ -91,13 +91,17 @@ class Context:
             return row.roc
         return row.hip
 
-    def local_names(self) -> frozenset[str]:
-        """Names this file defines itself (macros, functions, types, variables)."""
-        if self._local_names is None:
-            from .rules.local_names import collect
+    def is_local(self, name: str) -> bool:
+        """Does the project (options.known_names) or this file define ``name``
+        itself, as a macro, function, type or variable?"""
+        if name in self.options.known_names:
+            return True
+        known = self._local.get(name)
+        if known is None:
+            from .project_names import is_defined
 
-            self._local_names = collect(self) | self.options.known_names
-        return self._local_names
+            known = self._local[name] = is_defined(self.data, name.encode("latin-1"))
+        return known
 
 
 def catalogue_code(code: str) -> Code:

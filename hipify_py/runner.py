@@ -5,12 +5,9 @@ FileReports and the CLI renders them."""
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -115,7 +112,7 @@ def process(target: Target, job: Job, table: MappingTable) -> FileReport:
             target.output.parent.mkdir(parents=True, exist_ok=True)
             current = _read_or_none(target.output)
             if current != result.data:
-                atomic_write(target.output, result.data, like=target.real)
+                atomic_write(target.output, result.data, like=target.real, durable=False)
             report.written = str(target.output)
         except OSError as exc:
             report.status = Status.ERROR
@@ -131,7 +128,12 @@ def _read_or_none(path: Path) -> bytes | None:
 
 
 def atomic_write(
-    path: Path, data: bytes, *, like: Path | None = None, expect: tuple[int, int, int] | None = None
+    path: Path,
+    data: bytes,
+    *,
+    like: Path | None = None,
+    expect: tuple[int, int, int] | None = None,
+    durable: bool = True,
 ) -> None:
     """Write via a temporary file in the same folder and os.replace.
 
@@ -147,12 +149,15 @@ def atomic_write(
             mode = None
     if like is not None and not os.access(like, os.W_OK) and like == path:
         raise PermissionError(13, "file is read-only")
+    import tempfile  # imported here: a pre-commit run that writes nothing never pays for it
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".hipify-tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:  # the user's only copy: make it reach the disk before the rename
+                os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
         if expect is not None:
@@ -170,6 +175,8 @@ def atomic_write(
 
 
 def unified_diff(before: bytes, after: bytes, name: str, context: int = 3) -> str:
+    import difflib
+
     a = before.decode("utf-8", errors="replace").splitlines(keepends=True)
     b = after.decode("utf-8", errors="replace").splitlines(keepends=True)
     lines = difflib.unified_diff(a, b, f"a/{name}", f"b/{name}", n=context)
@@ -212,6 +219,7 @@ def run(
             yield process(target, job, table)
         return
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)

@@ -38,6 +38,7 @@ def load_table(directory: Path | None = None, use_cache: bool = True) -> Mapping
     table = _read_cache(digest) if use_cache else None
     if table is None:
         table = load_directory(directory, digest=digest)
+        table.newest_hip_version()  # computed once, kept in the cache
         if use_cache:
             _write_cache(table)
     _MEMO[key] = table

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from hipify_py.project_names import defined_names, scan_project
+from hipify_py.project_names import defined_names, is_defined, scan_project
 
 
 def test_definitions_are_found_and_uses_are_not() -> None:
@@ -37,3 +37,10 @@ def test_single_file_run_knows_macros_of_its_headers(tmp_path: Path) -> None:
     result = run_cli(str(main), "--diff")
     assert b"CUDA_CHECK looks like CUDA API" not in result.stderr
     assert b"cudaFrob looks like CUDA API" in result.stderr
+
+
+def test_variables_parameters_and_longer_names() -> None:
+    assert is_defined(b"void f(int cudaCount, float x);\n", b"cudaCount")
+    assert is_defined(b"  const size_t cudaBytes = 4;\n", b"cudaBytes")
+    assert not is_defined(b"  x = a * cudaBytes;\n  return cudaBytes;\n", b"cudaBytes")
+    assert not is_defined(b"#define mycudaThing 1\n", b"cudaThing")

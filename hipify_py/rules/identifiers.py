@@ -252,7 +252,7 @@ def _used_as(row: Row, node: tree_sitter.Node, ctx: Context) -> bool:
     only where it is called (a function) or names a type, and the file does
     not declare it itself.
     """
-    if row.cuda in ctx.local_names():
+    if ctx.is_local(row.cuda):
         return False
     parent = node.parent
     if row.kind == "function":
@@ -488,9 +488,8 @@ def _describe(row: Row) -> str:
 
 
 def _report_unknown(ctx: Context, scanner: _Scanner, unknown: list[tuple[int, int, str]]) -> None:
-    local = ctx.local_names()
     for start, end, name in unknown:
-        if name in local:
+        if ctx.is_local(name):
             continue
         where, _ = scanner.classify(start, end)
         if where not in ("code", "macro"):

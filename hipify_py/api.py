@@ -11,7 +11,6 @@ from .diagnostics import Diagnostic
 from .engine import FileResult, translate_bytes
 from .files import DEFAULT_EXTENSIONS, Discovery, discover
 from .options import Options
-from .project_names import scan_project
 from .runner import FileReport, Job, Mode, run
 from .stats import Stats
 from .table import MappingTable
@@ -70,8 +69,12 @@ class PathRun:
     jobs: int = 0
 
     def reports(self) -> Iterator[FileReport]:
-        """Translate every target (writing as the mode says), one report each, in order."""
-        return run(self.discovery.targets, self.job, self.table, self.jobs)
+        """Translate every target (writing as the mode says), one report each, in order.
+
+        The project's own CUDA-like helpers (CUDA_CHECK...), found first in the
+        files and the local headers they include, are not reported as unknown API.
+        """
+        return run(self.discovery.targets, self.job, self.table, self.jobs, prescan=True)
 
 
 def translate_paths(
@@ -103,7 +106,4 @@ def translate_paths(
     )
     table = table or load_table()
     options = options or Options()
-    # the project's own CUDA-like helpers (CUDA_CHECK...) are not unknown CUDA API
-    known = scan_project((t.real for t in discovery.targets), table.names)
-    options = options.with_changes(known_names=options.known_names | known)
     return PathRun(discovery, table, Job(mode=Mode(mode), options=options, backup=backup), jobs)

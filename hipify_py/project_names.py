@@ -66,29 +66,57 @@ def defined_names(data: bytes, known: Container[str] = ()) -> set[str]:
     return found
 
 
-def scan_project(files: Iterable[Path], known: Container[str] = ()) -> frozenset[str]:
-    """Defined CUDA-like names in ``files`` and the "local" headers they include."""
+def scan_file(path: Path, known: Container[str] = ()) -> tuple[set[str], list[Path]]:
+    """Defined CUDA-like names of one file, and the local headers it includes."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return set(), []
+    headers = []
+    for match in _LOCAL_INCLUDE.finditer(data):
+        header = path.parent / match.group(1).decode("utf-8", errors="surrogateescape")
+        if header.is_file():
+            headers.append(header)
+    return defined_names(data, known), headers
+
+
+def scan_project(
+    files: Iterable[Path],
+    known: Container[str] = (),
+    first: Iterable[tuple[set[str], list[Path]]] | None = None,
+) -> frozenset[str]:
+    """Defined CUDA-like names in ``files`` and the local headers they include.
+
+    ``first``: the scan_file results of ``files`` when a process pool already
+    computed them; the headers they lead to are then scanned here.
+    """
+    files = [Path(f) for f in files]
     names: set[str] = set()
-    queue = [Path(f) for f in files]
     seen: set[Path] = set()
-    headers = 0
+    queue: list[Path] = []
+    if first is None:
+        queue = list(reversed(files))
+    else:
+        for path, (found, headers) in zip(files, first, strict=True):
+            seen.add(_resolved(path))
+            names |= found
+            queue.extend(headers)
+    budget = _MAX_HEADERS
     while queue:
-        path = queue.pop()
-        try:
-            real = path.resolve()
-        except (OSError, RuntimeError):
-            continue
+        real = _resolved(queue.pop())
         if real in seen:
             continue
         seen.add(real)
-        try:
-            data = real.read_bytes()
-        except OSError:
-            continue
-        names |= defined_names(data, known)
-        for match in _LOCAL_INCLUDE.finditer(data):
-            header = real.parent / match.group(1).decode("utf-8", errors="surrogateescape")
-            if headers < _MAX_HEADERS and header.is_file():
-                headers += 1
-                queue.append(header)
+        found, headers = scan_file(real, known)
+        names |= found
+        if budget > 0:
+            budget -= len(headers)
+            queue.extend(headers)
     return frozenset(names)
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path

@@ -8,7 +8,7 @@ import contextlib
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
@@ -16,6 +16,7 @@ from .diagnostics import Diagnostic, Severity
 from .engine import translate_bytes
 from .files import Target
 from .options import Options
+from .project_names import scan_file, scan_project
 from .stats import Stats
 from .table import MappingTable
 
@@ -200,10 +201,20 @@ def _init_worker(job: Job, table: MappingTable) -> None:
     _WORKER = (job, table)
 
 
-def _work(target: Target) -> FileReport:
+def _work(task: tuple[Job, list[Target]]) -> list[FileReport]:
     assert _WORKER is not None
-    job, table = _WORKER
-    return process(target, job, table)
+    job, targets = task
+    return [process(target, job, _WORKER[1]) for target in targets]
+
+
+def _scan(path: Path) -> tuple[set[str], list[Path]]:
+    assert _WORKER is not None
+    return scan_file(path, _WORKER[1].names)
+
+
+def _with_project_names(job: Job, names: frozenset[str]) -> Job:
+    options = job.options.with_changes(known_names=job.options.known_names | names)
+    return replace(job, options=options)
 
 
 def run(
@@ -211,10 +222,18 @@ def run(
     job: Job,
     table: MappingTable,
     jobs: int = 0,
+    prescan: bool = True,
 ) -> Iterator[FileReport]:
-    """Yield one FileReport per target, in the order of ``targets``."""
+    """Yield one FileReport per target, in the order of ``targets``.
+
+    ``prescan``: first collect the CUDA-like names the project defines itself
+    (project_names), in the pool too, so they are not reported as unknown API.
+    """
     workers = jobs or os.cpu_count() or 1
     if workers <= 1 or len(targets) <= 1:
+        if prescan:
+            names = scan_project([t.real for t in targets], table.names)
+            job = _with_project_names(job, names)
         for target in targets:
             yield process(target, job, table)
         return
@@ -230,4 +249,10 @@ def run(
         initializer=_init_worker,
         initargs=(job, table),
     ) as pool:
-        yield from pool.map(_work, targets, chunksize=chunk)
+        if prescan:
+            paths = [t.real for t in targets]
+            first = list(pool.map(_scan, paths, chunksize=chunk))
+            job = _with_project_names(job, scan_project(paths, table.names, first))
+        tasks = [(job, targets[i : i + chunk]) for i in range(0, len(targets), chunk)]
+        for reports in pool.map(_work, tasks):
+            yield from reports

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 import tree_sitter
 
@@ -185,6 +186,7 @@ _RESERVED = frozenset(
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
+@lru_cache(maxsize=8192)
 def is_plain_identifier(name: str) -> bool:
     return bool(_PLAIN.match(name)) and name not in _RESERVED
 
@@ -240,6 +242,7 @@ def _namespace_context(node: tree_sitter.Node) -> bool:
     return parent is not None and parent.type in ("using_declaration", "namespace_alias_definition")
 
 
+@lru_cache(maxsize=16384)
 def _generic(name: str) -> bool:
     """A name without CUDA's prefixes (``saturate``, ``umax``, ``csrqrInfo``)."""
     return not name.startswith("__") and not CUDA_LIKE.match(name)

@@ -12,7 +12,8 @@ Each ``mappings/<library>.yaml`` holds rows grouped by section::
 
 ``*.curated.yaml`` files are hand-written additions and fixes with the same
 schema; a curated row that replaces a generated one must say ``override: true``.
-``includes.yaml`` maps header names.  Schema errors and duplicate keys are
+``includes.yaml`` maps header names; ``providers.yaml`` says which header provides
+each library's names (for ``hipify-py mappings verify``).  Schema errors and duplicate keys are
 rejected with file:line.  Loading is cached by content hash (see table_cache).
 """
 
@@ -30,7 +31,8 @@ from .versions import Version, is_version, parse_version
 SCHEMA_VERSION = 1
 
 KINDS = frozenset({"function", "type", "enum", "macro", "namespace", "variable"})
-STATUSES = frozenset({"supported", "unsupported", "deprecated", "removed", "experimental"})
+STATUS_ORDER = ("supported", "deprecated", "removed", "experimental", "unsupported")
+STATUSES = frozenset(STATUS_ORDER)
 VERSION_FIELDS = (
     "cuda_added",
     "cuda_deprecated",
@@ -52,7 +54,11 @@ ROW_FIELDS = frozenset((*TEXT_FIELDS, *VERSION_FIELDS, "override", "in_call"))
 HEADER_FIELDS = frozenset(
     {"hip", "roc", "library", "status", "note", "hint", "hip_added", "override", "needs_runtime"}
 )
-FILE_FIELDS = frozenset({"schema", "library", "title", "source", "sections", "headers", "note"})
+PROVIDER_FIELDS = frozenset({"header", "prefixes", "note"})
+RELEASE_FIELDS = frozenset({"version", "rocm", "note"})
+FILE_FIELDS = frozenset(
+    {"schema", "library", "title", "source", "sections", "headers", "providers", "releases", "note"}
+)
 
 
 class TableError(Exception):
@@ -109,6 +115,27 @@ class HeaderRow(NamedTuple):
     needs_runtime: bool = False  # the HIP header breaks unless <hip/hip_runtime.h> comes first
 
 
+class Provider(NamedTuple):
+    """Which header provides a library's names: ``header`` is a CUDA header (a key
+    of includes.yaml, whose row names the HIP and ROC headers); ``prefixes`` send
+    names of a sub-family to another header (longest prefix first)."""
+
+    library: str
+    header: str
+    prefixes: tuple[tuple[str, str], ...] = ()
+    origin: str = ""
+
+
+class Release(NamedTuple):
+    """How to tell which ROCm release a ROCm library's headers come from: the macros
+    holding the library's own version, and the ROCm release of each such version."""
+
+    library: str  # the library's header folder: hipblas, hipsolver
+    macros: tuple[str, ...]
+    rocm: tuple[tuple[str, str], ...]  # library version -> ROCm release
+    origin: str = ""
+
+
 @dataclass
 class LibraryInfo:
     name: str
@@ -123,6 +150,8 @@ class MappingTable:
     headers: dict[str, HeaderRow]
     libraries: dict[str, LibraryInfo]
     digest: str
+    providers: dict[str, Provider] = field(default_factory=dict)
+    releases: dict[str, Release] = field(default_factory=dict)
 
     def lookup(self, name: str) -> Row | None:
         return self.names.get(name)
@@ -306,6 +335,80 @@ def _parse_headers(doc: dict[str, Any], path: Path, out: dict[str, tuple[HeaderR
         _merge(out, row.cuda, row, bool(data.get("override", False)), where, "header")
 
 
+def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) -> None:
+    providers = doc.get("providers")
+    if not isinstance(providers, dict):
+        raise TableError(f"{path}:{_line(doc)}: 'providers' must be a mapping")
+    for library, data in providers.items():
+        if library == "__line__":
+            continue
+        if not isinstance(data, dict):
+            raise TableError(f"{path}:{_line(providers)}: provider {library!r} must be a mapping")
+        where = f"{path}:{_line(data)}"
+        unknown = set(data) - PROVIDER_FIELDS - {"__line__"}
+        if unknown:
+            raise TableError(
+                f"{where}: provider {library!r} has unknown field(s): {', '.join(sorted(unknown))}"
+            )
+        header = _text(data.get("header"), where, "header")
+        if not header:
+            raise TableError(f"{where}: provider {library!r} needs a 'header'")
+        prefixes = data.get("prefixes") or {}
+        if not isinstance(prefixes, dict):
+            raise TableError(f"{where}: provider {library!r}: 'prefixes' must map prefix -> header")
+        pairs = [
+            (str(prefix), _text(target, where, f"prefixes.{prefix}"))
+            for prefix, target in prefixes.items()
+            if prefix != "__line__"
+        ]
+        if library in out:
+            first = out[library].origin
+            raise TableError(f"{where}: duplicate provider {library!r} (first at {first})")
+        out[str(library)] = Provider(
+            library=str(library),
+            header=header,
+            prefixes=tuple(sorted(pairs, key=lambda pair: -len(pair[0]))),
+            origin=where,
+        )
+
+
+def _parse_releases(doc: dict[str, Any], path: Path, out: dict[str, Release]) -> None:
+    releases = doc.get("releases")
+    if not isinstance(releases, dict):
+        raise TableError(f"{path}:{_line(doc)}: 'releases' must be a mapping")
+    for library, data in releases.items():
+        if library == "__line__":
+            continue
+        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(releases)}"
+        if not isinstance(data, dict):
+            raise TableError(f"{where}: release {library!r} must be a mapping")
+        unknown = set(data) - RELEASE_FIELDS - {"__line__"}
+        if unknown:
+            raise TableError(
+                f"{where}: release {library!r} has unknown field(s): {', '.join(sorted(unknown))}"
+            )
+        macros = data.get("version")
+        if not isinstance(macros, list) or not macros or not all(
+            isinstance(m, str) for m in macros
+        ):
+            raise TableError(f"{where}: release {library!r}: 'version' must list macro names")
+        rocm = data.get("rocm")
+        if not isinstance(rocm, dict):
+            raise TableError(f"{where}: release {library!r}: 'rocm' must map version -> release")
+        pairs: list[tuple[str, str]] = []
+        for own, release in rocm.items():
+            if own == "__line__":
+                continue
+            own_text, release_text = str(own), _text(release, where, f"rocm.{own}")
+            _check_version(own_text, where, "rocm")
+            _check_version(release_text, where, f"rocm.{own}")
+            pairs.append((own_text, release_text))
+        if library in out:
+            first = out[library].origin
+            raise TableError(f"{where}: duplicate release {library!r} (first at {first})")
+        out[str(library)] = Release(str(library), tuple(macros), tuple(pairs), where)
+
+
 def _merge(out: dict[str, Any], key: str, row: Any, override: bool, where: str, what: str) -> None:
     if key in out:
         previous, _ = out[key]
@@ -344,6 +447,8 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
     loader = _loader_class()
     rows: dict[str, tuple[Row, bool]] = {}
     headers: dict[str, tuple[HeaderRow, bool]] = {}
+    providers: dict[str, Provider] = {}
+    releases: dict[str, Release] = {}
     libraries: dict[str, LibraryInfo] = {}
     for path in files:
         doc = _read_yaml(path, loader)
@@ -358,9 +463,15 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
             )
         if "headers" in doc:
             _parse_headers(doc, path, headers)
+        if "providers" in doc:
+            _parse_providers(doc, path, providers)
+        if "releases" in doc:
+            _parse_releases(doc, path, releases)
         if "sections" not in doc:
-            if "headers" not in doc:
-                raise TableError(f"{path}:1: file has neither 'sections' nor 'headers'")
+            if not {"headers", "providers", "releases"} & set(doc):
+                raise TableError(
+                    f"{path}:1: file has none of 'sections', 'headers', 'providers', 'releases'"
+                )
             continue
         library = doc.get("library")
         if not isinstance(library, str) or not library:
@@ -391,11 +502,20 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
                 _merge(rows, name, row, override, row.origin, "CUDA name")
     names = {key: row for key, (row, _) in rows.items()}
     _check_idempotent(names)
+    header_rows = {key: row for key, (row, _) in headers.items()}
+    for provider in providers.values():
+        if provider.header not in header_rows:
+            raise TableError(
+                f"{provider.origin}: provider {provider.library!r}: header {provider.header!r} "
+                "is not a header of includes.yaml"
+            )
     return MappingTable(
         names=names,
-        headers={key: row for key, (row, _) in headers.items()},
+        headers=header_rows,
         libraries=libraries,
         digest=digest or content_digest(files),
+        providers=providers,
+        releases=releases,
     )
 
 

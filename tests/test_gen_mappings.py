@@ -311,9 +311,9 @@ def test_committed_mappings_are_up_to_date() -> None:
         "--check",
         "--quiet",
     ]
-    include = os.environ.get("HIPIFY_PY_CUDA_INCLUDE", "")
-    if include and (Path(include) / "cuda.h").is_file():
-        command += ["--cuda-include", include]
+    include = gen.cuda_include_from_env()  # a folder, or a list of headers as for verify
+    if include is not None:
+        command += ["--cuda-include", str(include)]
     else:
         command.append("--ignore-kind")  # kinds need the CUDA headers; compare the rest
     env = {k: v for k, v in os.environ.items() if k != "HIPIFY_PY_CUDA_INCLUDE"}

@@ -1210,6 +1210,20 @@ def summary(result: Result, scan: HeaderScan | None) -> Iterator[str]:
     yield from (f"  {c}" for c in result.chains)
 
 
+def cuda_include_from_env() -> Path | None:
+    """The folder holding cuda.h, from ``$HIPIFY_PY_CUDA_INCLUDE``: that folder, or an
+    os.pathsep list of header files and folders (as ``mappings verify`` takes)."""
+    for part in os.environ.get(INCLUDE_ENV, "").split(os.pathsep):
+        if not part:
+            continue
+        path = Path(part)
+        if path.name == "cuda.h" and path.is_file():
+            return path.parent
+        if (path / "cuda.h").is_file():
+            return path
+    return None
+
+
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -1222,8 +1236,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument(
         "--cuda-include",
         type=Path,
-        default=os.environ.get(INCLUDE_ENV) or None,
-        help=f"CUDA include folder for kinds (default: ${INCLUDE_ENV}; none: heuristics only)",
+        default=cuda_include_from_env(),
+        help=f"CUDA include folder for kinds (default: from ${INCLUDE_ENV}; none: heuristics only)",
     )
     parser.add_argument("--check", action="store_true", help="compare with disk, write nothing")
     parser.add_argument(

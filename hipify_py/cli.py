@@ -173,6 +173,23 @@ from .cli_mappings import mappings  # noqa: E402
 cli.add_command(mappings)
 
 
+@cli.command(
+    "smoke",
+    help="Compile (and run) the hip_smoke sample programs; see `hipify-py smoke --help`.",
+    context_settings={
+        "ignore_unknown_options": True,
+        "allow_extra_args": True,
+        "help_option_names": [],
+    },
+    add_help_option=False,
+)
+@click.pass_context
+def smoke_command(ctx: click.Context) -> None:
+    from hip_smoke.cli import smoke_command as real
+
+    real.main(args=list(ctx.args), prog_name="hipify-py smoke")
+
+
 def main() -> None:
     # A closed stdout (e.g. piped into `head`) is not an error worth a traceback.
     try:

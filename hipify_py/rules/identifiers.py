@@ -242,6 +242,17 @@ def _namespace_context(node: tree_sitter.Node) -> bool:
     return parent is not None and parent.type in ("using_declaration", "namespace_alias_definition")
 
 
+_INCLUDE_GUARD = re.compile(r"_*[A-Z0-9_]*_H(?:PP)?_*\Z")
+
+
+@lru_cache(maxsize=16384)
+def _needs_runtime(name: str) -> bool:
+    """Does a (translated) use of this runtime/driver/device name need the HIP
+    runtime header?  Not `log`, `exp`, `max` (plain C++ too), and not an
+    include-guard macro such as __CUDA_RUNTIME_H__ (testing it is no use)."""
+    return not _generic(name) and not _INCLUDE_GUARD.match(name)
+
+
 @lru_cache(maxsize=16384)
 def _generic(name: str) -> bool:
     """A name without CUDA's prefixes (``saturate``, ``umax``, ``csrqrInfo``)."""
@@ -380,9 +391,6 @@ def _rename(
     target = ctx.hip_name_for(row)
     if row.in_call and node is not None and target == row.hip:
         target = _in_call_name(row, node, ctx) or target
-    if not in_string and row.library in RUNTIME_LIBRARIES and not _generic(name):
-        # `log`, `exp`, `max` are also plain C++: they do not need the HIP runtime
-        ctx.uses_runtime = True
     if target is None:
         ctx.stats.unconverted[name] += 1
         ctx.stats.unconverted_library[row.library] += 1
@@ -422,6 +430,8 @@ def _rename(
         )
         return
     ctx.stats.converted[(row.library, row.kind)] += 1
+    if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
+        ctx.uses_runtime = True
     if target != name:
         ctx.edit(start, end, target, "rename", structural=not is_plain_identifier(target))
     if row.cuda_removed:

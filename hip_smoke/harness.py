@@ -1,0 +1,248 @@
+"""Translate each sample with the library, compile it, run it where a GPU of the
+platform is present, and compare its output with the CUDA original's."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .compare import compare, expected_for_platform, normalise
+from .samples_index import Sample
+from .toolchain import Compiler
+
+OK, FAILED, SKIPPED, NOT_RUN = "ok", "failed", "skipped", "not run"
+_SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".cpp", ".inl")
+PLATFORMS_FILE = Path(__file__).resolve().parent / "platforms.yaml"
+
+
+@dataclass
+class Step:
+    status: str
+    detail: str = ""
+
+
+@dataclass
+class SampleResult:
+    sample: str
+    platform: str
+    translate: Step = field(default_factory=lambda: Step(NOT_RUN))
+    compile: Step = field(default_factory=lambda: Step(NOT_RUN))
+    run: Step = field(default_factory=lambda: Step(NOT_RUN))
+    match: Step = field(default_factory=lambda: Step(NOT_RUN))
+    output: str = ""
+    commands: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return FAILED in (
+            self.translate.status,
+            self.compile.status,
+            self.run.status,
+            self.match.status,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Settings:
+    platform: str  # "amd" or "nvidia" (translated HIP), "cuda" (the originals)
+    offload_arch: str = "gfx942"
+    compile_only: bool = False
+    hip_version: str = "5.7"
+    build_dir: Path | None = None  # keep binaries here (to run them elsewhere)
+
+
+def load_platforms() -> dict[str, Any]:
+    import yaml
+
+    data = yaml.safe_load(PLATFORMS_FILE.read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def _library_gap(sample: Sample, compiler: Compiler, platforms: dict[str, Any]) -> str | None:
+    """Why this sample's libraries are not available on this platform, if they are not."""
+    libraries = platforms["libraries"]
+    for library in sample.libraries:
+        info = libraries.get(library)
+        if info is None:
+            return f"{library}: unknown library (add it to hip_smoke/platforms.yaml)"
+        if compiler.platform == "amd":
+            header = info["amd"]["header"]
+            if not compiler.has_header(header):
+                return f"{library} not available (<{header}> not found)"
+        elif compiler.platform == "nvidia" and not info["nvidia"].get("available", False):
+            return f"{library}: {info['nvidia']['why']}; runs as a CUDA original only"
+    return None
+
+
+def _link_flags(sample: Sample, platform: str, platforms: dict[str, Any]) -> list[str]:
+    flags: list[str] = []
+    for library in sample.libraries:
+        info = platforms["libraries"][library]
+        names = info["cuda_link"] if platform in ("cuda", "nvidia") else info["amd"]["link"]
+        flags.extend(f"-l{name}" for name in names)
+    return flags
+
+
+def translate_sample(sample: Sample, into: Path, hip_version: str) -> Step:
+    """Translate every source of the sample folder into ``into`` (same names)."""
+    from hipify_py import Options, load_table, translate_bytes
+    from hipify_py.diagnostics import Severity
+
+    table = load_table()
+    options = Options.from_kwargs(hip_version=hip_version)
+    errors: list[str] = []
+    for path in sorted(sample.folder.iterdir()):
+        if path.suffix not in _SOURCE_SUFFIXES:
+            continue
+        result = translate_bytes(path.read_bytes(), table, options)
+        (into / path.name).write_bytes(result.data)
+        errors.extend(
+            f"{path.name}:{d.line}:{d.column}: {d.message} [{d.code}]"
+            for d in result.diagnostics
+            if d.severity is Severity.ERROR
+        )
+    if errors:
+        return Step(
+            FAILED,
+            "; ".join(errors[:5]) + (f" (+{len(errors) - 5} more)" if len(errors) > 5 else ""),
+        )
+    return Step(OK)
+
+
+def _copy_originals(sample: Sample, into: Path) -> None:
+    for path in sample.folder.iterdir():
+        if path.suffix in _SOURCE_SUFFIXES:
+            shutil.copy2(path, into / path.name)
+
+
+def _compile(
+    sample: Sample,
+    compiler: Compiler,
+    work: Path,
+    settings: Settings,
+    platforms: dict[str, Any],
+    result: SampleResult,
+) -> Path | None:
+    """-c each source, then link; returns the program (inside ``work``) or None."""
+    arch = [f"--offload-arch={settings.offload_arch}"] if compiler.platform == "amd" else []
+    language = ["-x", "hip"] if compiler.platform == "amd" else ["-x", "cu"]
+    objects = []
+    for source in sample.sources:
+        obj = Path(source).stem + ".o"
+        args = [*arch, *language, "-c", source, "-o", obj]
+        result.commands.append(" ".join([*compiler.command, *args]))
+        done = compiler.run(args, cwd=work)
+        if done.returncode != 0:
+            result.compile = Step(FAILED, _first_error(done.stderr + done.stdout))
+            return None
+        objects.append(obj)
+    args = [*arch, *objects, "-o", "prog", *_link_flags(sample, compiler.platform, platforms)]
+    result.commands.append(" ".join([*compiler.command, *args]))
+    done = compiler.run(args, cwd=work)
+    if done.returncode != 0:
+        result.compile = Step(FAILED, "link: " + _first_error(done.stderr + done.stdout))
+        return None
+    result.compile = Step(OK)
+    return work / "prog"
+
+
+def _first_error(text: str) -> str:
+    lines = [line for line in text.splitlines() if "error" in line.lower()]
+    return (lines[0] if lines else text.strip().splitlines()[-1] if text.strip() else "failed")[
+        :300
+    ]
+
+
+def run_program(
+    program: Path, compiler: Compiler | None, timeout: int = 120
+) -> subprocess.CompletedProcess[str]:
+    if compiler is not None and compiler.root is not None:
+        inner = "/" + str(program.relative_to(compiler.root))
+        argv = ["chroot", str(compiler.root), inner]
+    else:
+        argv = [str(program)]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+
+
+def check_output(sample: Sample, platform: str, output: str, platforms: dict[str, Any]) -> Step:
+    expected_file = sample.expected_file("cuda")
+    if not expected_file.is_file():
+        return Step(SKIPPED, f"no recorded output ({expected_file.name})")
+    expected = expected_for_platform(
+        normalise(expected_file.read_text(encoding="utf-8")),
+        sample.platform_dependent,
+        platforms.get("values", {}),
+        "nvidia" if platform == "cuda" else platform,
+    )
+    difference = compare(output, expected, sample.tolerance)
+    return Step(OK) if difference is None else Step(FAILED, difference)
+
+
+def smoke_sample(
+    sample: Sample, compiler: Compiler, settings: Settings, run_it: bool, platforms: dict[str, Any]
+) -> SampleResult:
+    result = SampleResult(sample.name, compiler.platform)
+    gap = _library_gap(sample, compiler, platforms)
+    with compiler.workspace() as work:
+        if compiler.platform == "cuda":
+            _copy_originals(sample, work)
+            result.translate = Step(SKIPPED, "CUDA original")
+        else:
+            result.translate = translate_sample(sample, work, settings.hip_version)
+        if gap is not None:
+            result.compile = Step(SKIPPED, gap)
+            return result
+        program = _compile(sample, compiler, work, settings, platforms, result)
+        if program is None:
+            return result
+        if settings.build_dir is not None:
+            kept = settings.build_dir / compiler.platform / sample.name
+            kept.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(program, kept / "prog")
+        if not sample.run:
+            result.run = Step(SKIPPED, "compile-only sample")
+            return result
+        if settings.compile_only or not run_it:
+            result.run = Step(
+                NOT_RUN, "compile-only run" if settings.compile_only else "no GPU of this platform"
+            )
+            return result
+        try:
+            done = run_program(program, compiler)
+        except subprocess.TimeoutExpired:
+            result.run = Step(FAILED, "timed out")
+            return result
+        result.output = done.stdout
+        result.run = (
+            Step(OK) if done.returncode == 0 else Step(FAILED, f"exit code {done.returncode}")
+        )
+        result.match = check_output(sample, compiler.platform, done.stdout, platforms)
+    return result
+
+
+def write_manifest(build_dir: Path, samples: list[Sample], platforms: dict[str, Any]) -> None:
+    """What a machine with a GPU but no toolchain needs to run the kept binaries."""
+    entries = []
+    for sample in samples:
+        expected = sample.expected_file("cuda")
+        entries.append(
+            {
+                "sample": sample.name,
+                "run": sample.run,
+                "tolerance": sample.tolerance,
+                "platform_dependent": list(sample.platform_dependent),
+                "expected": expected.read_text(encoding="utf-8") if expected.is_file() else None,
+            }
+        )
+    manifest = {"values": platforms.get("values", {}), "samples": entries}
+    (build_dir / "manifest.json").write_text(
+        json.dumps(manifest, indent=2) + "\n", encoding="utf-8"
+    )

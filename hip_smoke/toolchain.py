@@ -1,0 +1,237 @@
+"""Finding (and, through toolchain/provision.sh, making) the compilers.
+
+AMD: a user's ROCm first (``--hipcc``, ``$HIPCC``, ``/opt/rocm/bin/hipcc``,
+``hipcc`` on PATH when it accepts gfx942), else the Debian 13 root made by
+``toolchain/provision.sh amd`` (HIP 5.7.1), used through chroot.
+
+NVIDIA: nvcc 12.4 with HIP's NVIDIA headers from the root made by
+``provision.sh nvidia`` (HIP's NVIDIA headers do not compile against CUDA 13),
+plus the host's own nvcc for the CUDA originals.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROVISION = Path(__file__).resolve().parent / "toolchain" / "provision.sh"
+DEFAULT_CACHE = Path(os.environ.get("HIPIFY_PY_TOOLCHAIN_CACHE", "/var/cache/hipify-py"))
+MARKER = ".hipify-py-complete"
+
+
+class ToolchainError(Exception):
+    """No usable compiler; the message says what was tried and how to get one."""
+
+
+@dataclass
+class Compiler:
+    """One way to run a compiler: directly, or inside a chroot."""
+
+    platform: str  # "amd" or "nvidia" (HIP sources), or "cuda" (CUDA originals)
+    command: list[str]  # the compiler and fixed flags
+    root: Path | None = None  # run inside this chroot, with files staged in it
+    description: str = ""
+    include_dirs: list[Path] = field(default_factory=list)  # where library headers live
+
+    def has_header(self, header: str) -> bool:
+        return any((d / header).is_file() for d in self.include_dirs)
+
+    @contextlib.contextmanager
+    def workspace(self) -> Iterator[Path]:
+        """A scratch folder the compiler can see (inside the chroot if there is one)."""
+        base = self.root / "tmp" if self.root is not None else None
+        folder = Path(tempfile.mkdtemp(prefix="hip-smoke-", dir=base))
+        try:
+            yield folder
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def run(
+        self, args: list[str], cwd: Path, timeout: int = 600
+    ) -> subprocess.CompletedProcess[str]:
+        """Run the compiler with ``args`` (paths inside ``cwd``, given relative to it)."""
+        if self.root is None:
+            argv = [*self.command, *args]
+            return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        inner = "/" + str(cwd.relative_to(self.root))
+        script = (
+            "cd "
+            + _quote(inner)
+            + " && exec "
+            + " ".join(_quote(a) for a in [*self.command, *args])
+        )
+        with _proc_mounted(self.root):
+            return subprocess.run(
+                ["chroot", str(self.root), "/bin/sh", "-c", script],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
+
+
+def _quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+@contextlib.contextmanager
+def _proc_mounted(root: Path) -> Iterator[None]:
+    """clang needs /proc inside the root; mount it for the call if it is not."""
+    proc = root / "proc"
+    if (proc / "self").exists():
+        yield
+        return
+    mounted = (
+        subprocess.run(["mount", "--bind", "/proc", str(proc)], capture_output=True).returncode == 0
+    )
+    try:
+        yield
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(proc)], capture_output=True)
+
+
+def root_for(platform: str, cache: Path = DEFAULT_CACHE) -> Path:
+    return cache / f"trixie-{platform}"
+
+
+def complete_root(platform: str, cache: Path = DEFAULT_CACHE) -> Path | None:
+    root = root_for(platform, cache)
+    return root if (root / MARKER).is_file() else None
+
+
+def provision(platform: str, cache: Path = DEFAULT_CACHE) -> tuple[int, str]:
+    """Run provision.sh (idempotent); returns (exit code, its report on stderr)."""
+    env = dict(os.environ, HIPIFY_PY_TOOLCHAIN_CACHE=str(cache))
+    done = subprocess.run(
+        ["bash", str(PROVISION), platform], capture_output=True, text=True, env=env
+    )
+    return done.returncode, done.stderr + done.stdout
+
+
+def _accepts_gfx942(hipcc: str, arch: str) -> bool:
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "probe.hip"
+        src.write_text("__global__ void k() {}\n")
+        try:
+            done = subprocess.run(
+                [hipcc, f"--offload-arch={arch}", "-c", str(src), "-o", str(Path(tmp) / "probe.o")],
+                capture_output=True,
+                timeout=300,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return done.returncode == 0
+
+
+def find_amd(
+    hipcc: str | None = None, arch: str = "gfx942", cache: Path = DEFAULT_CACHE
+) -> Compiler:
+    """The first usable hipcc, in the documented order."""
+    tried: list[str] = []
+    candidates: list[tuple[str, str]] = []
+    if hipcc:
+        candidates.append((hipcc, "--hipcc"))
+    if os.environ.get("HIPCC"):
+        candidates.append((os.environ["HIPCC"], "$HIPCC"))
+    candidates.append(("/opt/rocm/bin/hipcc", "ROCm"))
+    on_path = shutil.which("hipcc")
+    if on_path:
+        candidates.append((on_path, "PATH"))
+    for path, origin in candidates:
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            tried.append(f"{path} ({origin}): not found")
+            if origin == "--hipcc":
+                raise ToolchainError(f"--hipcc {path}: no such executable")
+            continue
+        if _accepts_gfx942(path, arch):
+            include = Path(path).resolve().parent.parent / "include"
+            return Compiler("amd", [path], description=f"{path} ({origin})", include_dirs=[include])
+        tried.append(f"{path} ({origin}): rejects --offload-arch={arch}")
+    root = complete_root("amd", cache)
+    if root is not None:
+        return Compiler(
+            "amd",
+            ["hipcc"],
+            root=root,
+            description=f"hipcc 5.7.1 in the Debian 13 root {root}",
+            include_dirs=[root / "usr" / "include"],
+        )
+    tried.append(f"{root_for('amd', cache)}: no complete Debian 13 root")
+    raise ToolchainError(
+        "no hipcc for "
+        + arch
+        + " found; tried: "
+        + "; ".join(tried)
+        + ". Install ROCm, pass --hipcc, or run: hipify-py smoke --provision amd"
+    )
+
+
+def find_nvidia(cache: Path = DEFAULT_CACHE) -> Compiler:
+    """nvcc 12.4 + HIP headers for HIP's NVIDIA backend."""
+    root = complete_root("nvidia", cache)
+    if root is None:
+        raise ToolchainError(
+            f"no NVIDIA HIP toolchain: {root_for('nvidia', cache)} is not a complete root "
+            "(HIP's NVIDIA headers need nvcc 12.x). Run: hipify-py smoke --provision nvidia"
+        )
+    return Compiler(
+        "nvidia",
+        [
+            "nvcc",
+            "-ccbin",
+            "g++-13",
+            "-arch=sm_90",
+            "-D__HIP_PLATFORM_NVIDIA__",
+            "-Xcompiler",
+            "-static-libstdc++,-static-libgcc",
+        ],
+        root=root,
+        description=f"nvcc 12.4 + HIP headers in the Debian 13 root {root}",
+        include_dirs=[root / "usr" / "include"],
+    )
+
+
+def find_cuda(cache: Path = DEFAULT_CACHE) -> Compiler:
+    """A compiler for the CUDA originals: nvcc 12.4 of the NVIDIA root (it has every
+    library header), else the machine's nvcc."""
+    root = complete_root("nvidia", cache)
+    if root is not None:
+        return Compiler(
+            "cuda",
+            [
+                "nvcc",
+                "-ccbin",
+                "g++-13",
+                "-arch=sm_90",
+                "-Xcompiler",
+                "-static-libstdc++,-static-libgcc",
+            ],
+            root=root,
+            description=f"nvcc 12.4 in {root}",
+            include_dirs=[root / "usr" / "include"],
+        )
+    nvcc = shutil.which("nvcc") or (
+        "/usr/local/cuda/bin/nvcc" if os.path.isfile("/usr/local/cuda/bin/nvcc") else None
+    )
+    if nvcc is None:
+        raise ToolchainError("no nvcc found for the CUDA originals")
+    include = Path(nvcc).resolve().parent.parent / "include"
+    return Compiler("cuda", [nvcc, "-arch=sm_90"], description=nvcc, include_dirs=[include])
+
+
+def gpu_present(platform: str) -> bool:
+    """Is there a GPU of this platform to run on?"""
+    if platform == "amd":
+        return os.path.exists("/dev/kfd")
+    return (
+        shutil.which("nvidia-smi") is not None
+        and subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
+    )

@@ -150,6 +150,7 @@ class MappingTable:
     headers: dict[str, HeaderRow]
     libraries: dict[str, LibraryInfo]
     digest: str
+    _newest: Version | None = field(default=None, repr=False, compare=False)
     providers: dict[str, Provider] = field(default_factory=dict)
     releases: dict[str, Release] = field(default_factory=dict)
 
@@ -157,13 +158,19 @@ class MappingTable:
         return self.names.get(name)
 
     def newest_hip_version(self) -> Version:
-        """The newest HIP version any row mentions: the default target."""
-        newest: Version = (0, 0, 0)
-        for row in self.names.values():
-            for value in (row.hip_added, row.hip_changed, row.hip_deprecated):
-                if value:
-                    newest = max(newest, parse_version(value))
-        return newest
+        """The newest HIP version any row mentions: the default target.
+
+        Computed once per table (and kept in the pickle cache): every file's
+        translation asks for it.
+        """
+        if self._newest is None:
+            newest: Version = (0, 0, 0)
+            for row in self.names.values():
+                for value in (row.hip_added, row.hip_changed, row.hip_deprecated):
+                    if value:
+                        newest = max(newest, parse_version(value))
+            self._newest = newest
+        return self._newest
 
 
 # --------------------------------------------------------------------------- YAML

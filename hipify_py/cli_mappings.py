@@ -244,6 +244,7 @@ def query_command(name: str, as_json: bool, mappings_dir: Path | None) -> None:
 
 # --------------------------------------------------------------------------- stats
 
+
 def stats_dict(table: MappingTable) -> dict[str, Any]:
     """Rows per library and status (plus rows with a ROC name), and the totals."""
     from .table import STATUS_ORDER

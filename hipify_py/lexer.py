@@ -15,8 +15,10 @@ _SPECIAL = re.compile(
     r"""
       (?P<line>//[^\n]*(?:\\\r?\n[^\n]*)*)      # line comment (continued by backslashes)
     | (?P<block>/\*.*?(?:\*/|\Z))               # block comment
-    | (?P<raw>(?<![\w])(?:u8|u|U|L)?R"(?P<delim>[^()\\\s]{0,16})\(.*?(?:\)(?P=delim)"|\Z))
-    | (?P<str>(?<![\w])(?:u8|u|U|L)?"(?:[^"\\\n]|\\.|\\\n)*(?:"|$|\Z))
+    | (?P<raw>(?<![\w])(?:u8|u|U|L)?R"(?P<delim>[^()\\\s]{0,16})\(.*?(?:\)(?P=delim)"|\Z)\w*)
+    # a string (its prefix only where no identifier precedes it), with any
+    # user-defined-literal suffix ("abc"_sv), which is part of the token
+    | (?P<str>(?:(?<![\w])(?:u8|u|U|L))?"(?:[^"\\\n]|\\.|\\\n)*(?:"|$|\Z)\w*)
     | (?P<chr>(?<![\w])(?:u8|u|U|L)?'(?:[^'\\\n]|\\.)*(?:'|$|\Z))
     """,
     re.VERBOSE | re.DOTALL | re.MULTILINE,
@@ -45,3 +47,21 @@ def span_kind(spans: list[tuple[int, int, str]], start: int, end: int) -> str | 
         if s > start:
             break
     return None
+
+
+class SpanIndex:
+    """Opaque spans of a whole file, searchable by position (bisect)."""
+
+    def __init__(self, text: str) -> None:
+        self.spans = opaque_spans(text)
+        self.starts = [s for s, _, _ in self.spans]
+
+    def kind(self, start: int, end: int) -> str | None:
+        import bisect
+
+        index = bisect.bisect_right(self.starts, start) - 1
+        if index >= 0:
+            s, e, kind = self.spans[index]
+            if s <= start and end <= e:
+                return kind
+        return None

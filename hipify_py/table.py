@@ -395,8 +395,10 @@ def _parse_releases(doc: dict[str, Any], path: Path, out: dict[str, Release]) ->
                 f"{where}: release {library!r} has unknown field(s): {', '.join(sorted(unknown))}"
             )
         macros = data.get("version")
-        if not isinstance(macros, list) or not macros or not all(
-            isinstance(m, str) for m in macros
+        if (
+            not isinstance(macros, list)
+            or not macros
+            or not all(isinstance(m, str) for m in macros)
         ):
             raise TableError(f"{where}: release {library!r}: 'version' must list macro names")
         rocm = data.get("rocm")

@@ -20,7 +20,7 @@ import tree_sitter
 
 from .. import diagnostics as D
 from ..context import Context, cached_version
-from ..lexer import opaque_spans, span_kind
+from ..lexer import SpanIndex, opaque_spans, span_kind
 from ..table import Row
 from ..versions import format_version
 
@@ -196,17 +196,39 @@ class _Scanner:
         self.ctx = ctx
         self.root = ctx.root
         self.macro_spans: dict[int, list[tuple[int, int, str]]] = {}
+        # Where the parse has errors, recovery can split or merge string
+        # literals differently from one run to the next (the output of a first
+        # translation parses differently from its input): the lexer, which
+        # reads strings and comments as the compiler does, decides then.
+        self.lexed = SpanIndex(ctx.text) if self.root.has_error else None
 
     def classify(self, start: int, end: int) -> tuple[str, tree_sitter.Node | None]:
         """Where the token [start, end) sits: code, macro, string, comment or other."""
+        where, node = self._classify(start, end)
+        if self.lexed is not None and where in ("code", "macro", "string", "comment"):
+            if node is not None and node.type == "system_lib_string":
+                return where, node
+            lexed = self.lexed.kind(start, end)
+            if lexed is not None:
+                return lexed, node
+            if where in ("string", "comment"):
+                return "code", node
+        return where, node
+
+    def _classify(self, start: int, end: int) -> tuple[str, tree_sitter.Node | None]:
         node = self.root.descendant_for_byte_range(start, end)
         if node is None:
             return "other", None
         kind = node.type
         if kind in _CODE_NODES:
-            if node.start_byte == start and node.end_byte == end:
-                return "code", node
-            return "other", node
+            if node.start_byte != start or node.end_byte != end:
+                return "other", node
+            parent = node.parent
+            if parent is not None and parent.type == "ERROR":
+                # error recovery can split a string literal into `"`, identifier,
+                # `"`: lex the unparsed region to see what the token really is
+                return self._lexed(parent, start, end, "code"), node
+            return "code", node
         if kind == "comment":
             return "comment", node
         if kind in _STRING_NODES:
@@ -214,12 +236,20 @@ class _Scanner:
         if kind == "preproc_arg":
             return self._in_macro(node, start, end), node
         if kind == "ERROR":
-            # an unparsed region: a bare token there is still code (comments and
-            # strings are lexed as their own nodes even during error recovery)
-            return "code", node
+            # an unparsed region: a token there is code unless lexing the region
+            # puts it inside a comment or string
+            return self._lexed(node, start, end, "code"), node
         if node.child_count == 0 and kind == self.ctx.node_text(node):
             return "keyword", node  # e.g. __global__ is its own token type
         return "other", node
+
+    def _lexed(self, node: tree_sitter.Node, start: int, end: int, default: str) -> str:
+        """Where [start, end) sits by lexing ``node``'s text (cached per node)."""
+        spans = self.macro_spans.get(node.start_byte)
+        if spans is None:
+            spans = opaque_spans(self.ctx.node_text(node))
+            self.macro_spans[node.start_byte] = spans
+        return span_kind(spans, start - node.start_byte, end - node.start_byte) or default
 
     def _in_macro(self, node: tree_sitter.Node, start: int, end: int) -> str:
         parent = node.parent
@@ -227,12 +257,7 @@ class _Scanner:
             directive = parent.child_by_field_name("directive")
             if directive is not None and self.ctx.node_text(directive).strip() in _TEXT_DIRECTIVES:
                 return "text"
-        spans = self.macro_spans.get(node.start_byte)
-        if spans is None:
-            spans = opaque_spans(self.ctx.node_text(node))
-            self.macro_spans[node.start_byte] = spans
-        inner = span_kind(spans, start - node.start_byte, end - node.start_byte)
-        return inner or "macro"
+        return self._lexed(node, start, end, "macro")
 
 
 def _namespace_context(node: tree_sitter.Node) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from fnmatch import fnmatchcase
+from typing import NamedTuple
 
 import tree_sitter
 
@@ -23,7 +24,9 @@ RUNTIME_HEADER = "hip/hip_runtime.h"
 _RUNTIME_PROVIDERS = frozenset({RUNTIME_HEADER})
 _API_PROVIDERS = frozenset({RUNTIME_HEADER, "hip/hip_runtime_api.h"})
 
-_DIRECTIVE = re.compile(r"#[ \t]*include\b")
+# a directive starts its line; a "#include" elsewhere is not one (whatever
+# tree-sitter's error recovery makes of it)
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*include\b", re.MULTILINE)
 
 
 def lookup_header(ctx: Context, name: str) -> HeaderRow | None:
@@ -57,17 +60,50 @@ def may_apply(text: str, headers: Mapping[str, HeaderRow]) -> bool:
     )
 
 
-def include_paths(ctx: Context) -> list[tree_sitter.Node]:
-    """The path nodes of the file's #include directives (in #if branches too)."""
-    paths: list[tree_sitter.Node] = []
-    for match in _DIRECTIVE.finditer(ctx.text):
-        node = ctx.root.descendant_for_byte_range(match.start(), match.start() + 1)
-        while node is not None and node.type not in ("preproc_include", "translation_unit"):
-            node = node.parent
-        if node is not None and node.type == "preproc_include":
-            path = node.child_by_field_name("path")
-            if path is not None:
-                paths.append(path)
+class IncludePath(NamedTuple):
+    """The ``<name>`` or ``"name"`` of one #include directive (byte offsets)."""
+
+    start_byte: int
+    end_byte: int
+
+
+_PATH = re.compile(r"#[ \t]*include[ \t]*([<\"][^>\"\n]*[>\"])")
+_NOT_CODE = frozenset(
+    {
+        "comment",
+        "string_literal",
+        "string_content",
+        "raw_string_literal",
+        "raw_string_content",
+        "char_literal",
+        "system_lib_string",
+    }
+)
+
+
+def include_paths(ctx: Context) -> list[IncludePath]:
+    """The paths of the file's #include directives (in every #if branch).
+
+    Found by the preprocessor's own rule, a line that starts with ``#include``,
+    not by the tree: tree-sitter's error recovery may or may not see a
+    directive after broken code, and the answer must not depend on it.  Lines
+    inside comments, strings and continued (backslash) lines are skipped.
+    """
+    paths: list[IncludePath] = []
+    text = ctx.text
+    for match in _DIRECTIVE.finditer(text):
+        hash_at = text.index("#", match.start())
+        line_start = match.start()
+        if line_start >= 2 and text[line_start - 2 : line_start].rstrip("\r\n").endswith("\\"):
+            continue  # part of a #define continued from the previous line
+        if line_start >= 3 and text[line_start - 3 : line_start] == "\\\r\n":
+            continue
+        node = ctx.root.descendant_for_byte_range(hash_at, hash_at + 1)
+        if node is not None and (node.type in _NOT_CODE or node.type == "preproc_arg"):
+            continue
+        found = _PATH.match(text, hash_at)
+        if found is not None:
+            paths.append(IncludePath(found.start(1), found.end(1)))
     return paths
 
 
@@ -75,7 +111,7 @@ def run(ctx: Context) -> None:
     resulting: set[str] = set()  # headers the file includes after translation
     first_provider = first_needing = -1  # offsets of the first such includes
     for path in include_paths(ctx):
-        raw = ctx.node_text(path)
+        raw = ctx.text[path.start_byte : path.end_byte]
         if len(raw) < 2 or raw[0] not in '<"' or raw[-1] not in '>"':
             continue  # a macro-computed include such as #include HEADER
         name = raw[1:-1].strip()
@@ -102,7 +138,7 @@ def run(ctx: Context) -> None:
         _insert_runtime(ctx, resulting, force=late)
 
 
-def _target(ctx: Context, row: HeaderRow, path: tree_sitter.Node, name: str) -> str | None:
+def _target(ctx: Context, row: HeaderRow, path: IncludePath, name: str) -> str | None:
     target = row.roc if ctx.options.roc and row.roc else row.hip
     if target is not None and target.endswith("/*") and row.cuda.endswith("/*"):
         target = target[:-1] + name[len(row.cuda) - 1 :]

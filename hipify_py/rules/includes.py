@@ -26,7 +26,7 @@ _API_PROVIDERS = frozenset({RUNTIME_HEADER, "hip/hip_runtime_api.h"})
 
 # a directive starts its line; a "#include" elsewhere is not one (whatever
 # tree-sitter's error recovery makes of it)
-_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*include\b", re.MULTILINE)
+_DIRECTIVE = re.compile(r"^(?:\xef\xbb\xbf)?[ \t]*#[ \t]*include\b", re.MULTILINE)  # BOM ok
 
 
 def lookup_header(ctx: Context, name: str) -> HeaderRow | None:
@@ -240,7 +240,8 @@ def _guard_define(ctx: Context, ifdef: tree_sitter.Node) -> tree_sitter.Node | N
 
 
 def _line_start(ctx: Context, offset: int) -> int:
-    return ctx.text.rfind("\n", 0, offset) + 1
+    start = ctx.text.rfind("\n", 0, offset) + 1
+    return 3 if start == 0 and ctx.info.bom else start  # never before the BOM
 
 
 def _line_end(ctx: Context, offset: int) -> int:

@@ -50,7 +50,7 @@ VERSION_FIELDS = (
     "roc_experimental",
 )
 TEXT_FIELDS = ("hip", "roc", "kind", "status", "note", "hint", "header")
-ROW_FIELDS = frozenset((*TEXT_FIELDS, *VERSION_FIELDS, "override", "in_call"))
+ROW_FIELDS = frozenset((*TEXT_FIELDS, *VERSION_FIELDS, "override", "in_call", "arg_casts", "by_arity"))
 HEADER_FIELDS = frozenset(
     {"hip", "roc", "library", "status", "note", "hint", "hip_added", "override", "needs_runtime"}
 )
@@ -97,6 +97,12 @@ class Row(NamedTuple):
     # name starts with the prefix, emit that name instead of ``hip``
     # (CUBLAS_OP_N passed to cusolverDn* becomes HIPSOLVER_OP_N)
     in_call: tuple[tuple[str, str], ...] = ()
+    # (argument index, C++ type): wrap that argument of a call in a cast the HIP
+    # signature needs (CUDA's T** template overloads that HIP lacks)
+    arg_casts: tuple[tuple[int, str], ...] = ()
+    # (number of arguments, name): a call with that many arguments becomes
+    # that name (cudaEventCreate(&e, flags) -> hipEventCreateWithFlags)
+    by_arity: tuple[tuple[int, str], ...] = ()
 
     def hip_added_version(self) -> Version | None:
         return parse_version(self.hip_added) if self.hip_added else None
@@ -251,6 +257,18 @@ def _in_call(value: Any, where: str, name: str) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, v) for k, v in value.items() if k != "__line__"))
 
 
+def _int_keyed(value: Any, where: str, name: str, field: str) -> tuple[tuple[int, str], ...]:
+    if value is None:
+        return ()
+    items = {k: v for k, v in value.items() if k != "__line__"} if isinstance(value, dict) else None
+    if items is None or not all(
+        isinstance(k, int) and not isinstance(k, bool) and k >= 0 and isinstance(v, str)
+        for k, v in items.items()
+    ):
+        raise TableError(f"{where}: row {name!r}: {field} must map numbers to text")
+    return tuple(sorted(items.items()))
+
+
 def _parse_row(
     name: Any, data: Any, library: str, section: str, path: Path, parent_line: int
 ) -> tuple[Row, bool]:
@@ -298,6 +316,8 @@ def _parse_row(
         hint=values["hint"],
         header=values["header"],
         in_call=_in_call(data.get("in_call"), where, name),
+        arg_casts=_int_keyed(data.get("arg_casts"), where, name, "arg_casts"),
+        by_arity=_int_keyed(data.get("by_arity"), where, name, "by_arity"),
         origin=where,
         **{key: values[key] for key in VERSION_FIELDS},
     )

@@ -416,6 +416,9 @@ def _rename(
     target = ctx.hip_name_for(row)
     if row.in_call and node is not None and target == row.hip:
         target = _in_call_name(row, node, ctx) or target
+    call_args = _call_arguments(node) if node is not None and (row.by_arity or row.arg_casts) else None
+    if call_args is not None and row.by_arity and target == row.hip:
+        target = dict(row.by_arity).get(len(call_args), target)
     if target is None:
         ctx.stats.unconverted[name] += 1
         ctx.stats.unconverted_library[row.library] += 1
@@ -455,6 +458,8 @@ def _rename(
         )
         return
     ctx.stats.converted[(row.library, row.kind)] += 1
+    if call_args is not None and row.arg_casts and target == ctx.hip_name_for(row):
+        _cast_arguments(ctx, row, call_args)
     if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
         ctx.uses_runtime = True
     if target != name:
@@ -485,6 +490,37 @@ def _rename(
             name=name,
             end=end,
         )
+
+
+def _call_arguments(node: tree_sitter.Node) -> list[tree_sitter.Node] | None:
+    """The argument nodes when ``node`` names the function of a call, else None."""
+    function, call = node, node.parent
+    if call is not None and call.type == "qualified_identifier":
+        function, call = call, call.parent
+    if call is None or call.type != "call_expression":
+        return None
+    if call.child_by_field_name("function") != function:
+        return None
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None:
+        return None
+    return [c for c in arguments.named_children if c.type != "comment"]
+
+
+def _cast_arguments(ctx: Context, row: Row, args: list[tree_sitter.Node]) -> None:
+    """Wrap arguments in the casts HIP's signatures need (``(void**)(&p)``)."""
+    group = ctx.new_group()
+    for index, cast in row.arg_casts:
+        if index >= len(args):
+            continue
+        arg = args[index]
+        text = ctx.node_text(arg).replace(" ", "")
+        if text.startswith(f"({cast.replace(' ', '')})") or text.startswith(
+            f"reinterpret_cast<{cast.replace(' ', '')}>"
+        ):
+            continue  # already cast
+        ctx.edit(arg.start_byte, arg.start_byte, f"({cast})(", "cast", group=group)
+        ctx.edit(arg.end_byte, arg.end_byte, ")", "cast", group=group)
 
 
 _STOP_AT = frozenset(

@@ -50,7 +50,9 @@ VERSION_FIELDS = (
     "roc_experimental",
 )
 TEXT_FIELDS = ("hip", "roc", "kind", "status", "note", "hint", "header")
-ROW_FIELDS = frozenset((*TEXT_FIELDS, *VERSION_FIELDS, "override", "in_call", "arg_casts", "by_arity"))
+ROW_FIELDS = frozenset(
+    (*TEXT_FIELDS, *VERSION_FIELDS, "override", "in_call", "arg_casts", "by_arity")
+)
 HEADER_FIELDS = frozenset(
     {"hip", "roc", "library", "status", "note", "hint", "hip_added", "override", "needs_runtime"}
 )

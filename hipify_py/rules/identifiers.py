@@ -416,7 +416,8 @@ def _rename(
     target = ctx.hip_name_for(row)
     if row.in_call and node is not None and target == row.hip:
         target = _in_call_name(row, node, ctx) or target
-    call_args = _call_arguments(node) if node is not None and (row.by_arity or row.arg_casts) else None
+    wants_call = node is not None and bool(row.by_arity or row.arg_casts)
+    call_args = _call_arguments(node) if node is not None and wants_call else None
     if call_args is not None and row.by_arity and target == row.hip:
         target = dict(row.by_arity).get(len(call_args), target)
     if target is None:
@@ -507,6 +508,13 @@ def _call_arguments(node: tree_sitter.Node) -> list[tree_sitter.Node] | None:
     return [c for c in arguments.named_children if c.type != "comment"]
 
 
+def _declared_as(ctx: Context, name: str, cast: str) -> bool:
+    """Is ``name`` declared somewhere in the file with exactly the type ``cast``?"""
+    parts = [re.escape(p) for p in re.findall(r"\w+|\*", cast)]
+    pattern = r"\s*".join(parts) + r"\s*" + re.escape(name) + r"\b"
+    return re.search(r"(?<![\w*])" + pattern, ctx.text) is not None
+
+
 def _cast_arguments(ctx: Context, row: Row, args: list[tree_sitter.Node]) -> None:
     """Wrap arguments in the casts HIP's signatures need (``(void**)(&p)``)."""
     group = ctx.new_group()
@@ -519,6 +527,8 @@ def _cast_arguments(ctx: Context, row: Row, args: list[tree_sitter.Node]) -> Non
             f"reinterpret_cast<{cast.replace(' ', '')}>"
         ):
             continue  # already cast
+        if arg.type == "identifier" and _declared_as(ctx, text, cast):
+            continue  # `void** p` already has the type
         ctx.edit(arg.start_byte, arg.start_byte, f"({cast})(", "cast", group=group)
         ctx.edit(arg.end_byte, arg.end_byte, ")", "cast", group=group)
 

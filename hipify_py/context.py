@@ -40,6 +40,11 @@ class Context:
     uses_kernel_syntax: bool = False  # __global__, <<<>>>, threadIdx, ...
     _local: dict[str, bool] = field(default_factory=dict)
     _groups: int = 0
+    scanner: object = None  # rules.identifiers.Scanner, made on first use
+    # text the includes rule puts before / after <hip/hip_runtime.h> (defines
+    # that must precede it, helpers that need it)
+    before_runtime: list[str] = field(default_factory=list)
+    after_runtime: list[str] = field(default_factory=list)
 
     @property
     def root(self) -> tree_sitter.Node:

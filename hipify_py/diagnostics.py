@@ -137,6 +137,50 @@ RUNTIME_INCLUDE_ADDED = _code(
     "inserted #include <hip/hip_runtime.h> (nvcc includes the CUDA runtime implicitly, hipcc for "
     "host compilers does not)",
 )
+WARP_PARTIAL_MASK = _code(
+    "HPY401",
+    "partial-warp-mask",
+    W,
+    "a warp function with a partial or computed mask: lane numbering differs on wave64",
+    why="HIP's masks are 64-bit and a gfx942 wavefront has lanes 0-63; a mask built for 32 "
+    "lanes leaves half the wavefront out, and HIP rejects a 32-bit mask type at compile time.",
+    example="__shfl_xor_sync(0x0000ffff, v, 1, 16)",
+    fix="Build the mask as unsigned long long over warpSize lanes (__ballot_sync, __activemask).",
+)
+WARP_MASK_NEEDS_62 = _code(
+    "HPY402",
+    "masked-warp-function-needs-hip-6.2",
+    E,
+    "a warp function with a partial mask has no counterpart before HIP 6.2",
+    why="HIP < 6.2 has only the mask-less __shfl/__ballot/__any/__all, which act on every "
+    "active lane.",
+    example="__ballot_sync(lanes, pred) with --hip-version 5.7",
+    fix="Let every lane take part and use the mask-less form, or target HIP >= 6.2.",
+)
+WARP_NARROW_BALLOT = _code(
+    "HPY403",
+    "narrow-ballot-result",
+    W,
+    "a ballot / active mask result kept in 32 bits, or given to a 32-bit bit function",
+    why="HIP returns one bit per lane of a wave64: 64 bits.  A 32-bit variable, __popc or __clz "
+    "sees lanes 0-31 only.",
+    example="unsigned b = __ballot_sync(~0u, x > 0);",
+    fix="Use unsigned long long and __popcll / __ffsll / __clzll.",
+)
+WARP_SYNCWARP = _code(
+    "HPY404",
+    "syncwarp-helper",
+    N,
+    "__syncwarp became hipify_py_syncwarp, a helper defined at the top of the file",
+    why="HIP declares no __syncwarp; a wavefront runs in lockstep, so a wavefront barrier "
+    "with release/acquire fences gives the same ordering.",
+)
+WARP_SYNC_OPT_IN = _code(
+    "HPY405",
+    "warp-sync-opt-in",
+    N,
+    "defined HIP_ENABLE_WARP_SYNC_BUILTINS, which HIP 6.2 and 6.3 need for the _sync functions",
+)
 CUDA_ARCH_GATE = _code(
     "HPY410",
     "cuda-arch-gate",

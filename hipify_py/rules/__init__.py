@@ -12,6 +12,6 @@ Rule = Callable[[Context], None]
 
 
 def all_rules() -> list[Rule]:
-    from . import arch, identifiers, includes, launch
+    from . import arch, identifiers, includes, launch, warp
 
-    return [identifiers.run, arch.run, launch.run, includes.run]
+    return [identifiers.run, warp.run, arch.run, launch.run, includes.run]

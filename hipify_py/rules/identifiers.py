@@ -36,6 +36,22 @@ CUDA_LIKE = re.compile(
     re.ASCII,
 )
 
+# CUDA names whose translation depends on their arguments: the warp rule
+# (rules/warp.py) handles them, this rule leaves them alone.
+OWNED_BY_RULES = frozenset(
+    {
+        "__shfl_sync",
+        "__shfl_up_sync",
+        "__shfl_down_sync",
+        "__shfl_xor_sync",
+        "__ballot_sync",
+        "__any_sync",
+        "__all_sync",
+        "__activemask",
+        "__syncwarp",
+    }
+)
+
 # Words that make a file need <hip/hip_runtime.h> (nvcc includes the CUDA
 # runtime implicitly wherever they appear).
 KERNEL_WORDS = frozenset(
@@ -191,7 +207,7 @@ def is_plain_identifier(name: str) -> bool:
     return bool(_PLAIN.match(name)) and name not in _RESERVED
 
 
-class _Scanner:
+class Scanner:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.root = ctx.root
@@ -344,15 +360,23 @@ def may_apply(present: set[str], names: Mapping[str, Row]) -> bool:
     return any(CUDA_LIKE.match(name) for name in present)
 
 
+def scanner_of(ctx: Context) -> Scanner:
+    """The file's token classifier, shared by the rules (its caches too)."""
+    if ctx.scanner is None:
+        ctx.scanner = Scanner(ctx)
+    assert isinstance(ctx.scanner, Scanner)
+    return ctx.scanner
+
+
 def run(ctx: Context) -> None:
-    scanner = _Scanner(ctx)
+    scanner = scanner_of(ctx)
     names = ctx.table.names
     text = ctx.text
     # One C-speed pass collects the distinct identifiers; Python work is then
     # proportional to the CUDA names actually present, not to the file size.
     present = ctx.present
     hits: list[tuple[int, Row]] = []
-    for name in present & names.keys():
+    for name in (present & names.keys()) - OWNED_BY_RULES:
         row = names[name]
         hits.extend((pos, row) for pos in occurrences(text, name))
     hits.sort(key=lambda hit: hit[0])
@@ -571,7 +595,7 @@ def _describe(row: Row) -> str:
     return ", ".join(parts)
 
 
-def _report_unknown(ctx: Context, scanner: _Scanner, unknown: list[tuple[int, int, str]]) -> None:
+def _report_unknown(ctx: Context, scanner: Scanner, unknown: list[tuple[int, int, str]]) -> None:
     for start, end, name in unknown:
         if ctx.is_local(name):
             continue

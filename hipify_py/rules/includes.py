@@ -133,9 +133,32 @@ def run(ctx: Context) -> None:
         if target != name:
             ctx.edit(path.start_byte + 1, path.end_byte - 1, target, "include", structural=False)
             ctx.stats.converted[(row.library or "headers", "header")] += 1
+    inserted = False
     if ctx.options.insert_runtime_include:
         late = first_needing >= 0 and (first_provider < 0 or first_provider > first_needing)
-        _insert_runtime(ctx, resulting, force=late)
+        inserted = _insert_runtime(ctx, resulting, force=late)
+    if ctx.before_runtime or ctx.after_runtime:
+        _place_around_runtime(ctx, None if inserted else first_provider)
+
+
+def _place_around_runtime(ctx: Context, provider: int | None) -> None:
+    """Put the rules' text before and after the file's <hip/hip_runtime.h>.
+
+    ``provider``: where the file's own runtime include is (None when one was
+    just inserted, or there is none): text "before" goes ahead of the file's
+    first include, text "after" right after the runtime include line.
+    """
+    top = _insertion_point(ctx)
+    if provider is not None and provider >= 0:
+        before_at = min(top, _line_start(ctx, provider))
+        after_at = _line_end(ctx, provider)
+    else:
+        before_at = after_at = top
+    # insertions at one offset keep their order: before, (runtime include), after
+    for text in ctx.before_runtime:
+        ctx.edit(before_at, before_at, text, "include", structural=False)
+    for text in ctx.after_runtime:
+        ctx.edit(after_at, after_at, text, "include", structural=False)
 
 
 def _target(ctx: Context, row: HeaderRow, path: IncludePath, name: str) -> str | None:
@@ -169,7 +192,7 @@ def _target(ctx: Context, row: HeaderRow, path: IncludePath, name: str) -> str |
     return target
 
 
-def _insert_runtime(ctx: Context, resulting: set[str], force: bool = False) -> None:
+def _insert_runtime(ctx: Context, resulting: set[str], force: bool = False) -> bool:
     """Insert the runtime include where the file needs it and lacks it.
 
     ``force``: a header that needs the runtime first comes before any include
@@ -179,20 +202,23 @@ def _insert_runtime(ctx: Context, resulting: set[str], force: bool = False) -> N
         pass
     elif ctx.uses_kernel_syntax:
         if resulting & _RUNTIME_PROVIDERS:
-            return
+            return False
     elif ctx.uses_runtime:
         if resulting & _API_PROVIDERS:
-            return
+            return False
     else:
-        return
+        return False
     offset = _insertion_point(ctx)
     newline = ctx.info.newline.decode("latin-1")
     line = f"#include <{RUNTIME_HEADER}>{newline}"
     if offset == len(ctx.text) and ctx.text and not ctx.text.endswith(("\n", "\r")):
         line = newline + line
-    # a whole line between top-level items: cannot change how the rest parses
-    ctx.edit(offset, offset, line, "include", structural=False)
+    # a whole line between top-level items: cannot change how the rest parses;
+    # what must precede the runtime include goes in the same edit
+    ctx.edit(offset, offset, "".join(ctx.before_runtime) + line, "include", structural=False)
+    ctx.before_runtime.clear()
     ctx.report(D.RUNTIME_INCLUDE_ADDED, offset, f"inserted #include <{RUNTIME_HEADER}>")
+    return True
 
 
 def _insertion_point(ctx: Context) -> int:

@@ -33,10 +33,11 @@ toolchain or usage error.  Skipped steps say why.
 @click.argument("samples", nargs=-1)
 @click.option(
     "--platform",
-    type=click.Choice(["amd", "nvidia"]),
+    type=click.Choice(["amd", "nvidia", "cuda"]),
     default="amd",
     show_default=True,
-    help="amd: hipcc for --offload-arch; nvidia: nvcc 12.4 with HIP's NVIDIA headers.",
+    help="amd: hipcc for --offload-arch; nvidia: nvcc 12.4 with HIP's NVIDIA headers; "
+    "cuda: the CUDA originals only (nvcc).",
 )
 @click.option("--offload-arch", default="gfx942", show_default=True, help="AMD GPU target.")
 @click.option(
@@ -134,10 +135,13 @@ def _build_and_run(names: list[str], flags: dict[str, Any]) -> int:
         return 2
     platform = flags["platform"]
     try:
-        compilers = [
-            find_amd(flags["hipcc"], flags["offload_arch"]) if platform == "amd" else find_nvidia()
-        ]
-        if flags["with_cuda"]:
+        if platform == "amd":
+            compilers = [find_amd(flags["hipcc"], flags["offload_arch"])]
+        elif platform == "nvidia":
+            compilers = [find_nvidia()]
+        else:
+            compilers = []
+        if flags["with_cuda"] or platform == "cuda":
             compilers.insert(0, find_cuda())
     except ToolchainError as exc:
         click.echo(f"hipify-py smoke: error: {exc}", err=True)
@@ -157,6 +161,7 @@ def _build_and_run(names: list[str], flags: dict[str, Any]) -> int:
             offload_arch=flags["offload_arch"],
             compile_only=flags["compile_only"],
             build_dir=flags["build_dir"],
+            hip_version=compiler.hip_version,
         )
         for sample in samples:
             result = smoke_sample(sample, compiler, settings, run_it, platforms)

@@ -4,6 +4,7 @@ platform is present, and compare its output with the CUDA original's."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from dataclasses import asdict, dataclass, field
@@ -134,17 +135,25 @@ def _compile(
     """-c each source, then link; returns the program (inside ``work``) or None."""
     arch = [f"--offload-arch={settings.offload_arch}"] if compiler.platform == "amd" else []
     language = ["-x", "hip"] if compiler.platform == "amd" else ["-x", "cu"]
+    extra = (
+        os.environ.get("HIP_SMOKE_CUDA_FLAGS", "").split() if compiler.platform == "cuda" else []
+    )
     objects = []
     for source in sample.sources:
         obj = Path(source).stem + ".o"
-        args = [*arch, *language, "-c", source, "-o", obj]
+        args = [*arch, *language, *extra, "-c", source, "-o", obj]
         result.commands.append(" ".join([*compiler.command, *args]))
         done = compiler.run(args, cwd=work)
         if done.returncode != 0:
             result.compile = Step(FAILED, _first_error(done.stderr + done.stdout))
             return None
         objects.append(obj)
+    if compiler.platform == "cuda" and not sample.run:
+        result.compile = Step(OK, "compiled (-c); a compile-only sample is not linked here")
+        return None
     args = [*arch, *objects, "-o", "prog", *_link_flags(sample, compiler.platform, platforms)]
+    if compiler.platform == "nvidia":
+        args.append("-lcuda")  # HIP's NVIDIA backend calls the driver API (hipDeviceGetAttribute)
     result.commands.append(" ".join([*compiler.command, *args]))
     done = compiler.run(args, cwd=work)
     if done.returncode != 0:
@@ -202,6 +211,8 @@ def smoke_sample(
             return result
         program = _compile(sample, compiler, work, settings, platforms, result)
         if program is None:
+            if result.compile.status == OK:
+                result.run = Step(SKIPPED, "compile-only sample")
             return result
         if settings.build_dir is not None:
             kept = settings.build_dir / compiler.platform / sample.name

@@ -38,6 +38,10 @@ class Compiler:
     root: Path | None = None  # run inside this chroot, with files staged in it
     description: str = ""
     include_dirs: list[Path] = field(default_factory=list)  # where library headers live
+    # the HIP version the translation targets for this compiler: the HIP it has
+    # (AMD); on HIP's NVIDIA backend the _sync warp functions are CUDA's own, so
+    # the translation keeps them (the HIP >= 6.2 form)
+    hip_version: str = "5.7"
 
     def has_header(self, header: str) -> bool:
         return any((d / header).is_file() for d in self.include_dirs)
@@ -131,6 +135,18 @@ def _accepts_gfx942(hipcc: str, arch: str) -> bool:
         return done.returncode == 0
 
 
+def _hip_version_of(hipcc: str) -> str:
+    """ "HIP version: 6.2.41133-..." from hipcc --version, as "6.2" (5.7 if unknown)."""
+    import re
+
+    try:
+        done = subprocess.run([hipcc, "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return "5.7"
+    found = re.search(r"HIP version:\s*(\d+)\.(\d+)", done.stdout + done.stderr)
+    return f"{found.group(1)}.{found.group(2)}" if found else "5.7"
+
+
 def find_amd(
     hipcc: str | None = None, arch: str = "gfx942", cache: Path = DEFAULT_CACHE
 ) -> Compiler:
@@ -153,7 +169,14 @@ def find_amd(
             continue
         if _accepts_gfx942(path, arch):
             include = Path(path).resolve().parent.parent / "include"
-            return Compiler("amd", [path], description=f"{path} ({origin})", include_dirs=[include])
+            version = _hip_version_of(path)
+            return Compiler(
+                "amd",
+                [path],
+                description=f"{path} ({origin}), HIP {version}",
+                include_dirs=[include],
+                hip_version=version,
+            )
         tried.append(f"{path} ({origin}): rejects --offload-arch={arch}")
     root = complete_root("amd", cache)
     if root is not None:
@@ -196,6 +219,7 @@ def find_nvidia(cache: Path = DEFAULT_CACHE) -> Compiler:
         root=root,
         description=f"nvcc 12.4 + HIP headers in the Debian 13 root {root}",
         include_dirs=[root / "usr" / "include"],
+        hip_version="6.2",
     )
 
 

@@ -51,7 +51,7 @@ VERSION_FIELDS = (
 )
 TEXT_FIELDS = ("hip", "roc", "kind", "status", "note", "hint", "header")
 ROW_FIELDS = frozenset(
-    (*TEXT_FIELDS, *VERSION_FIELDS, "override", "in_call", "arg_casts", "by_arity")
+    (*TEXT_FIELDS, *VERSION_FIELDS, "override", "in_call", "arg_casts", "arg_wraps", "by_arity")
 )
 HEADER_FIELDS = frozenset(
     {"hip", "roc", "library", "status", "note", "hint", "hip_added", "override", "needs_runtime"}
@@ -102,6 +102,9 @@ class Row(NamedTuple):
     # (argument index, C++ type): wrap that argument of a call in a cast the HIP
     # signature needs (CUDA's T** template overloads that HIP lacks)
     arg_casts: tuple[tuple[int, str], ...] = ()
+    # (argument index, macro): pass that argument through a HIP macro when it is
+    # a plain name (cudaMemcpyToSymbol(sym, ...) -> hipMemcpyToSymbol(HIP_SYMBOL(sym), ...))
+    arg_wraps: tuple[tuple[int, str], ...] = ()
     # (number of arguments, name): a call with that many arguments becomes
     # that name (cudaEventCreate(&e, flags) -> hipEventCreateWithFlags)
     by_arity: tuple[tuple[int, str], ...] = ()
@@ -319,6 +322,7 @@ def _parse_row(
         header=values["header"],
         in_call=_in_call(data.get("in_call"), where, name),
         arg_casts=_int_keyed(data.get("arg_casts"), where, name, "arg_casts"),
+        arg_wraps=_int_keyed(data.get("arg_wraps"), where, name, "arg_wraps"),
         by_arity=_int_keyed(data.get("by_arity"), where, name, "by_arity"),
         origin=where,
         **{key: values[key] for key in VERSION_FIELDS},

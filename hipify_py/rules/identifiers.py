@@ -440,7 +440,7 @@ def _rename(
     target = ctx.hip_name_for(row)
     if row.in_call and node is not None and target == row.hip:
         target = _in_call_name(row, node, ctx) or target
-    wants_call = node is not None and bool(row.by_arity or row.arg_casts)
+    wants_call = node is not None and bool(row.by_arity or row.arg_casts or row.arg_wraps)
     call_args = _call_arguments(node) if node is not None and wants_call else None
     if call_args is not None and row.by_arity and target == row.hip:
         target = dict(row.by_arity).get(len(call_args), target)
@@ -483,7 +483,11 @@ def _rename(
         )
         return
     ctx.stats.converted[(row.library, row.kind)] += 1
-    if call_args is not None and row.arg_casts and target == ctx.hip_name_for(row):
+    if (
+        call_args is not None
+        and (row.arg_casts or row.arg_wraps)
+        and target == ctx.hip_name_for(row)
+    ):
         _cast_arguments(ctx, row, call_args)
     if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
         ctx.uses_runtime = True
@@ -539,9 +543,18 @@ def _declared_as(ctx: Context, name: str, cast: str) -> bool:
     return re.search(r"(?<![\w*])" + pattern, ctx.text) is not None
 
 
+_SYMBOL_ARGS = frozenset({"identifier", "qualified_identifier", "field_expression"})
+
+
 def _cast_arguments(ctx: Context, row: Row, args: list[tree_sitter.Node]) -> None:
-    """Wrap arguments in the casts HIP's signatures need (``(void**)(&p)``)."""
+    """Wrap arguments in the casts HIP's signatures need (``(void**)(&p)``) and
+    pass symbols through HIP's macros (``HIP_SYMBOL(sym)``)."""
     group = ctx.new_group()
+    for index, macro in row.arg_wraps:
+        if index < len(args) and args[index].type in _SYMBOL_ARGS:
+            arg = args[index]
+            ctx.edit(arg.start_byte, arg.start_byte, f"{macro}(", "cast", group=group)
+            ctx.edit(arg.end_byte, arg.end_byte, ")", "cast", group=group)
     for index, cast in row.arg_casts:
         if index >= len(args):
             continue

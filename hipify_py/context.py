@@ -41,6 +41,7 @@ class Context:
     _local: dict[str, bool] = field(default_factory=dict)
     _groups: int = 0
     scanner: object = None  # rules.identifiers.Scanner, made on first use
+    cache: dict[str, object] = field(default_factory=dict)  # per-file results rules share
     # text the includes rule puts before / after <hip/hip_runtime.h> (defines
     # that must precede it, helpers that need it)
     before_runtime: list[str] = field(default_factory=list)

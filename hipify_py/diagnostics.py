@@ -181,6 +181,66 @@ WARP_SYNC_OPT_IN = _code(
     N,
     "defined HIP_ENABLE_WARP_SYNC_BUILTINS, which HIP 6.2 and 6.3 need for the _sync functions",
 )
+WARP_SIZE_LANE_MATH = _code(
+    "HPY420",
+    "lane-math-32",
+    W,
+    "lane or warp index computed with 32 (`% 32`, `& 31`, `>> 5`, `/ 32`)",
+    why="A gfx942 wavefront has 64 lanes: threadIdx.x % 32 gives two lanes the same id and "
+    "threadIdx.x / 32 puts one wavefront in two warps.  The code compiles and computes wrong "
+    "answers.",
+    example="int lane = threadIdx.x % 32;",
+    fix="Use warpSize (threadIdx.x % warpSize); --fix-warp-size rewrites this when the operand "
+    "is threadIdx.",
+)
+WARP_SIZE_REDUCTION = _code(
+    "HPY421",
+    "reduction-from-16",
+    W,
+    "a warp reduction that starts at offset 16 (covers 32 lanes)",
+    why="With 64 lanes the step at offset 32 is missing, so the two halves of the wavefront "
+    "are never combined.",
+    example="for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(~0u, v, offset);",
+    fix="Start at warpSize / 2.",
+)
+WARP_SIZE_CONSTANT = _code(
+    "HPY422",
+    "warp-size-constant-32",
+    W,
+    "a constant named like the warp size defined as 32",
+    why="Everything sized or indexed with it assumes 32 lanes; gfx942 has 64.",
+    example="#define WARP_SIZE 32",
+    fix="Use warpSize in device code; --fix-warp-size redefines the macro as warpSize when "
+    "every use is a lane count (not an array size, template argument or case label).",
+)
+WARP_SIZE_SHARED_ARRAY = _code(
+    "HPY423",
+    "per-warp-shared-array-32",
+    W,
+    "a one-dimensional __shared__ array of 32 elements (one slot per 32-lane warp)",
+    why="Indexed by warp (threadIdx.x / 32) or by lane, it no longer matches 64-lane wavefronts.",
+    example="__shared__ float warp_sums[32];",
+    fix="Size it by blockDim.x / warpSize and index it with threadIdx.x / warpSize.",
+)
+WARP_SIZE_COMPARE = _code(
+    "HPY424",
+    "warpsize-compared-with-32",
+    W,
+    "warpSize compared with 32",
+    why="It is 64 on gfx942, so the 32-lane branch is never taken (or always taken with !=).",
+    example="if (warpSize == 32) { ... }",
+    fix="Handle both wavefront sizes, or write the code for any warpSize.",
+)
+WARP_SIZE_BLOCK = _code(
+    "HPY425",
+    "block-size-not-multiple-of-64",
+    W,
+    "a kernel that uses warp intrinsics launched with a block size that is not a multiple of 64",
+    why="The last wavefront of each block is partly empty, so full-mask shuffles and votes read "
+    "lanes that do not exist.",
+    example="reduce<<<grid, 96>>>(...)",
+    fix="Launch a multiple of 64 threads per block.",
+)
 CUDA_ARCH_GATE = _code(
     "HPY410",
     "cuda-arch-gate",

@@ -23,13 +23,25 @@ class Options:
     select: frozenset[str] = field(default_factory=frozenset)  # only these codes (prefixes)
     ignore: frozenset[str] = field(default_factory=frozenset)  # never these codes (prefixes)
     known_names: frozenset[str] = field(default_factory=frozenset)  # project names, not CUDA API
+    fix_warp_size: bool = False  # unsafe: replace 32-lane constants with warpSize where provable
+    offload_arch: str = "gfx942"  # the AMD target: decides the default fp8 flavour
+    fp8: str | None = None  # "fnuz" or "ocp"; None: what offload_arch has in hardware
+    annotate: bool = False  # write a comment at each diagnostic's site in the output
 
     def __post_init__(self) -> None:
+        if self.fp8 not in (None, "fnuz", "ocp"):
+            raise ValueError(f"fp8 must be 'fnuz' or 'ocp', got {self.fp8!r}")
         if self.launch_syntax not in LAUNCH_SYNTAXES:
             raise ValueError(
                 f"launch_syntax must be one of {', '.join(LAUNCH_SYNTAXES)}, "
                 f"got {self.launch_syntax!r}"
             )
+
+    def fp8_flavour(self) -> str:
+        """FNUZ on gfx94x (MI300), OCP on later targets (gfx950, gfx12)."""
+        if self.fp8 is not None:
+            return self.fp8
+        return "fnuz" if self.offload_arch.startswith("gfx94") else "ocp"
 
     def wants(self, code: str) -> bool:
         if self.select and not any(code.startswith(prefix) for prefix in self.select):

@@ -12,6 +12,6 @@ Rule = Callable[[Context], None]
 
 
 def all_rules() -> list[Rule]:
-    from . import arch, identifiers, includes, launch, warp
+    from . import arch, identifiers, includes, launch, warp, warp_size
 
-    return [identifiers.run, warp.run, arch.run, launch.run, includes.run]
+    return [identifiers.run, warp.run, warp_size.run, arch.run, launch.run, includes.run]

@@ -252,6 +252,65 @@ CUDA_ARCH_GATE = _code(
     fix="Use __HIP_DEVICE_COMPILE__ for the device pass, or an AMD architecture macro "
     "(__gfx942__) or a feature test for a capability.",
 )
+FP8_FORMAT = _code(
+    "HPY430",
+    "fp8-format",
+    W,
+    "fp8 types and conversions: the formats differ between AMD targets and from CUDA",
+    why="gfx942 implements the FNUZ fp8 variants (e4m3: largest value 240 instead of 448, no "
+    "negative zero, NaN encoded as 0x80); later targets implement CUDA's OCP formats.",
+    example="__nv_fp8_e4m3 x = __nv_fp8_e4m3(1.5f);",
+    fix="Pick the format with --fp8 fnuz|ocp and check results that depend on range or NaN.",
+)
+TEXTURE_REFERENCE = _code(
+    "HPY440",
+    "texture-reference",
+    W,
+    "a texture or surface reference (texture<T, dim>)",
+    why="Texture references were removed in CUDA 12 and are deprecated in HIP; gfx942 has no "
+    "texture hardware behind them.",
+    example="texture<float, 1, cudaReadModeElementType> tex;",
+    fix="Read the data with global loads.",
+)
+TEXTURE_FETCH = _code(
+    "HPY441",
+    "texture-fetch",
+    W,
+    "a texture or surface fetch (tex1Dfetch, tex2D, surf2Dread, ...)",
+    why="MI300 (gfx942) has no texture sampling units; HIP 5.7 does not support fetches there.",
+    example="float v = tex1Dfetch<float>(tex, i);",
+    fix="Replace the fetch with a global load and do filtering or addressing by hand.",
+)
+DEVICE_PROP_VALUE = _code(
+    "HPY450",
+    "device-prop-differs",
+    N,
+    "a cudaDeviceProp field whose value differs on AMD GPUs (warpSize, shared memory, registers, "
+    "compute capability)",
+    why="Code that sizes work from NVIDIA's numbers, or tests the compute capability, takes the "
+    "wrong path on gfx942.",
+    example="if (prop.major >= 8) use_tensor_cores();",
+    fix="Use the values HIP reports, and gcnArchName instead of major/minor.",
+)
+HALF2_MEMBER = _code(
+    "HPY460",
+    "half2-member",
+    W,
+    "half2 .x / .y member access",
+    why="In CUDA they are __half values; in HIP they are the raw unsigned short bits, so "
+    "arithmetic on them silently uses the bit pattern as an integer.",
+    example="float lo = __half2float(h.x);",
+    fix="Use __low2half(h) / __high2half(h).",
+)
+INLINE_PTX = _code(
+    "HPY501",
+    "inline-ptx",
+    E,
+    "inline PTX assembly (asm / asm volatile) in device code",
+    why="PTX is NVIDIA's virtual instruction set; hipcc cannot assemble it for AMD GPUs.",
+    example='asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));',
+    fix="Rewrite it with HIP intrinsics (__lane_id(), __builtin_amdgcn_*) or AMD GCN assembly.",
+)
 LAUNCH_NOT_REWRITTEN = _code(
     "HPY301",
     "launch-not-rewritten",

@@ -12,6 +12,15 @@ Rule = Callable[[Context], None]
 
 
 def all_rules() -> list[Rule]:
-    from . import arch, identifiers, includes, launch, warp, warp_size
+    from . import arch, asm, device_hazards, identifiers, includes, launch, warp, warp_size
 
-    return [identifiers.run, warp.run, warp_size.run, arch.run, launch.run, includes.run]
+    return [
+        identifiers.run,
+        warp.run,
+        warp_size.run,
+        asm.run,
+        device_hazards.run,
+        arch.run,
+        launch.run,
+        includes.run,
+    ]

@@ -160,6 +160,32 @@ def cli() -> None:
     type=click.Path(path_type=Path, file_okay=False),
     help="Use the mapping tables in DIR instead of the shipped ones.",
 )
+@click.option(
+    "--fix-warp-size",
+    is_flag=True,
+    help="Unsafe: replace 32-lane constants with warpSize where provably a lane count.",
+)
+@click.option(
+    "--offload-arch",
+    default="gfx942",
+    show_default=True,
+    help="The AMD GPU target (decides the default fp8 format).",
+)
+@click.option(
+    "--fp8",
+    type=click.Choice(["fnuz", "ocp"]),
+    help="fp8 format to translate to [default: what --offload-arch has: fnuz on gfx94x].",
+)
+@click.option(
+    "--annotate",
+    is_flag=True,
+    help="Write a /* hipify-py: CODE ... */ comment at each reported site in the output.",
+)
+@click.option(
+    "--list-asm",
+    is_flag=True,
+    help="List every inline PTX (asm) site of the paths and exit; writes nothing.",
+)
 def translate_command(paths: tuple[Path, ...], **flags: Any) -> None:
     from .cli_translate import run_translate
 
@@ -188,6 +214,17 @@ def smoke_command(ctx: click.Context) -> None:
     from hip_smoke.cli import smoke_command as real
 
     real.main(args=list(ctx.args), prog_name="hipify-py smoke")
+
+
+@cli.command("diagnostics", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("codes", nargs=-1)
+@click.option("--write-docs", is_flag=True, help="Write docs/diagnostics.md (from a checkout).")
+@click.option("--check-docs", is_flag=True, help="Exit 1 if docs/diagnostics.md is stale.")
+def diagnostics_command(codes: tuple[str, ...], write_docs: bool, check_docs: bool) -> None:
+    """List the diagnostic codes, or explain CODES (like `ruff rule`)."""
+    from .cli_diagnostics import run_diagnostics
+
+    sys.exit(run_diagnostics(list(codes), write_docs, check_docs))
 
 
 def main() -> None:

@@ -70,6 +70,10 @@ def build_options(flags: dict[str, Any]) -> Options | str:
         insert_runtime_include=not flags["no_runtime_include"],
         select=_codes(flags["select"]),
         ignore=_codes(flags["ignore"]),
+        fix_warp_size=flags["fix_warp_size"],
+        offload_arch=flags["offload_arch"],
+        fp8=flags["fp8"],
+        annotate=flags["annotate"],
     )
 
 
@@ -79,6 +83,8 @@ def run_translate(paths: list[Path], flags: dict[str, Any]) -> int:
     mode = _mode(flags)
     if not isinstance(mode, Mode):
         return _fail(mode)
+    if flags["list_asm"]:
+        mode = Mode.CHECK
     options = build_options(flags)
     if isinstance(options, str):
         return _fail(options)
@@ -121,6 +127,8 @@ def run_translate(paths: list[Path], flags: dict[str, Any]) -> int:
     summary = Summary()
     summary.problems.extend(discovery.missing)
     reports: list[FileReport] = []
+    if flags["list_asm"]:
+        return _list_asm(planned.reports())
     for report in _with_progress(planned.reports(), len(targets), verbosity):
         summary.add(report)
         if as_json:
@@ -135,6 +143,19 @@ def run_translate(paths: list[Path], flags: dict[str, Any]) -> int:
     elif flags["stats"]:
         print_summary(summary, sys.stderr, mode=mode.value, stats=True)
     return _exit_code(summary, mode, flags["check"], flags["strict"], bool(discovery.missing))
+
+
+def _list_asm(reports: Any) -> int:
+    """--list-asm: one line per inline PTX site, then a count."""
+    sites = 0
+    for report in reports:
+        for diagnostic in report.diagnostics:
+            if diagnostic.code == "HPY501":
+                sites += 1
+                text = diagnostic.message.split(": ", 1)[-1]
+                click.echo(f"{report.display}:{diagnostic.line}:{diagnostic.column}: {text}")
+    click.echo(f"{sites} inline PTX site(s)", err=True)
+    return EXIT_OK
 
 
 def _emit(report: FileReport, mode: Mode, verbosity: int, as_json: bool) -> None:

@@ -72,6 +72,8 @@ EDIT_CONFLICT = _code(
     "edit-conflict",
     W,
     "two edits overlapped; the later one was dropped",
+    why="Two rules wanted to change the same text; applying both would corrupt it.",
+    fix="Check the reported line by hand, and please report the input.",
 )
 UNSUPPORTED_API = _code(
     "HPY101",
@@ -110,6 +112,8 @@ REMOVED_API = _code(
     "removed-cuda-api",
     W,
     "a CUDA API removed from newer CUDA; translated where HIP has it",
+    why="HIP may drop it too (texture references, for example, are deprecated in HIP).",
+    fix="Move to the API CUDA replaced it with, which HIP usually has as well.",
 )
 EXPERIMENTAL_API = _code(
     "HPY106",

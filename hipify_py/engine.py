@@ -3,6 +3,7 @@ bad source (a failure becomes a diagnostic and the input comes back as is)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from . import diagnostics as D
@@ -44,6 +45,52 @@ class FileResult:
     def unsupported(self) -> int:
         """Uses of CUDA API that remain and will not compile for HIP."""
         return self.count(Severity.ERROR)
+
+
+_SUPPRESS = re.compile(r"hipify-py:\s*ignore(?:\[([A-Za-z0-9_, ]*)\])?")
+
+
+def _unsuppressed(ctx: Context) -> list[Diagnostic]:
+    """Drop diagnostics whose line says ``// hipify-py: ignore[CODE]``."""
+    if "hipify-py" not in ctx.text:
+        return ctx.diagnostics
+    kept = []
+    for diagnostic in ctx.diagnostics:
+        found = _SUPPRESS.search(ctx.lines.line_text(diagnostic.line).decode("latin-1"))
+        if found is not None:
+            codes = found.group(1)
+            if codes is None or any(
+                diagnostic.code.startswith(c.strip().upper()) for c in codes.split(",") if c.strip()
+            ):
+                continue
+        kept.append(diagnostic)
+    return kept
+
+
+def _annotate(ctx: Context) -> None:
+    """--annotate: a ``/* hipify-py: CODE message */`` at the end of each
+    reported line (before a trailing backslash), once per code and line."""
+    from .lexer import SpanIndex
+
+    lexed = SpanIndex(ctx.text)
+    done: set[tuple[int, str]] = set()
+    for diagnostic in ctx.diagnostics:
+        if diagnostic.severity is Severity.INFO or (diagnostic.line, diagnostic.code) in done:
+            continue
+        done.add((diagnostic.line, diagnostic.code))
+        line = ctx.lines.line_text(diagnostic.line).decode("latin-1")
+        if f"hipify-py: {diagnostic.code}" in line:
+            continue  # annotated by an earlier run
+        start = ctx.lines.offset_of_line(diagnostic.line)
+        end = start + len(line)
+        if line.rstrip().endswith("\\"):
+            end = start + len(line.rstrip()) - 1
+        if lexed.spans_past(end):
+            continue  # the line ends inside a block comment or string that goes on
+        message = diagnostic.message.replace("*/", "* /")
+        ctx.edit(
+            end, end, f" /* hipify-py: {diagnostic.code} {message} */", "annotate", structural=False
+        )
 
 
 def _errors_of(data: bytes) -> int:
@@ -164,6 +211,9 @@ def _translate(
     result.errors_before = error_count(tree)
     for rule in all_rules():
         rule(ctx)
+    ctx.diagnostics = _unsuppressed(ctx)
+    if options.annotate:
+        _annotate(ctx)
     accepted, rejected = plan(ctx.edits)
     for edit in rejected:
         ctx.report(D.EDIT_CONFLICT, edit.start, f"overlapping {edit.rule} edit dropped")

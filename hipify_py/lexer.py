@@ -56,6 +56,17 @@ class SpanIndex:
         self.spans = opaque_spans(text)
         self.starts = [s for s, _, _ in self.spans]
 
+    def spans_past(self, offset: int) -> bool:
+        """Is ``offset`` inside a span that goes on after it (a block comment or a
+        string that continues onto the next line)?"""
+        import bisect
+
+        index = bisect.bisect_right(self.starts, offset) - 1
+        if index < 0:
+            return False
+        s, e, _ = self.spans[index]
+        return s < offset < e
+
     def kind(self, start: int, end: int) -> str | None:
         import bisect
 

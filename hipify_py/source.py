@@ -78,6 +78,9 @@ class LineIndex:
             column = len(prefix) + 1
         return line, column
 
+    def offset_of_line(self, line: int) -> int:
+        return self._starts[line - 1]
+
     def line_text(self, line: int) -> bytes:
         start = self._starts[line - 1]
         end = self._starts[line] if line < len(self._starts) else len(self.data)

@@ -42,3 +42,19 @@ def test_wheel_ships_the_tables(tmp_path: Path) -> None:
     assert expected and expected <= shipped
     assert "hipify_py/py.typed" in names
     assert any(n.endswith("entry_points.txt") for n in names)
+
+
+def test_diagnostics_docs_are_up_to_date() -> None:
+    from hipify_py.diagnostics_doc import markdown
+
+    committed = (REPO / "docs" / "diagnostics.md").read_text(encoding="utf-8")
+    assert committed == markdown(), "stale: run hipify-py diagnostics --write-docs"
+
+
+def test_every_code_is_documented_with_a_summary() -> None:
+    from hipify_py.diagnostics import CATALOGUE
+
+    for entry in CATALOGUE.values():
+        assert entry.summary and entry.name, entry.code
+        if entry.severity.value != "info":
+            assert entry.why or entry.fix, f"{entry.code} needs why/fix text"

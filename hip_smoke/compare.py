@@ -33,7 +33,7 @@ def expected_for_platform(
     for line in expected:
         for key in keys:
             value = values.get(key, {}).get(platform)
-            if value is not None and line.startswith(key):
+            if value is not None and re.match(rf"{re.escape(key)}\s*=", line):
                 line = f"{key} = {value}"
         out.append(line)
     return out

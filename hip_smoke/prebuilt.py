@@ -45,12 +45,14 @@ def run_prebuilt(
                 output=done.stdout,
                 stderr=done.stderr[-2000:],
             )
-            if record is not None and platform == "cuda":
-                record.mkdir(parents=True, exist_ok=True)
-                (record / f"{entry['sample']}.txt").write_text(done.stdout, encoding="utf-8")
+            if platform == "cuda":
+                if record is not None:
+                    record.mkdir(parents=True, exist_ok=True)
+                    (record / f"{entry['sample']}.txt").write_text(done.stdout, encoding="utf-8")
                 if entry.get("expected") is None and done.returncode == 0:
-                    # first recording: the translations are compared with it
+                    # nothing recorded yet: the translations are compared with this run
                     entry["expected"] = done.stdout
+                    entry["expected_from"] = "this run of the CUDA original"
             if entry.get("expected") is None:
                 result.update(match="skipped", detail="no recorded output")
             else:

@@ -112,12 +112,58 @@ def complete_root(platform: str, cache: Path = DEFAULT_CACHE) -> Path | None:
 
 
 def provision(platform: str, cache: Path = DEFAULT_CACHE) -> tuple[int, str]:
-    """Run provision.sh (idempotent); returns (exit code, its report on stderr)."""
+    """Find or make the toolchain; returns (exit code, a report of what was done).
+
+    AMD: a working hipcc of the user's (ROCm) is used as it is.  Otherwise, on
+    Debian 13 the Debian packages are installed directly; elsewhere
+    provision.sh makes (or reuses) a Debian 13 root.
+    """
+    if platform == "amd":
+        try:
+            found = find_amd(allow_root=False)
+            return 0, f"provision: using the existing hipcc {found.description}; nothing to do"
+        except ToolchainError:
+            pass
+    if _debian_codename() == "trixie":
+        return _apt_install(platform)
     env = dict(os.environ, HIPIFY_PY_TOOLCHAIN_CACHE=str(cache))
     done = subprocess.run(
         ["bash", str(PROVISION), platform], capture_output=True, text=True, env=env
     )
     return done.returncode, done.stderr + done.stdout
+
+
+def _debian_codename() -> str:
+    try:
+        text = Path("/etc/os-release").read_text(encoding="utf-8")
+    except OSError:
+        return ""
+    for line in text.splitlines():
+        if line.startswith("VERSION_CODENAME="):
+            return line.split("=", 1)[1].strip().strip('"')
+    return ""
+
+
+def _apt_install(platform: str) -> tuple[int, str]:
+    """Debian 13 ships the packages itself: no root filesystem needed."""
+    import re
+
+    script = PROVISION.read_text(encoding="utf-8")
+    found = re.search(rf'{platform}\) pkgs="([^"]+)"', script)
+    if found is None:
+        return 2, f"provision: no package list for {platform} in {PROVISION}"
+    packages = found.group(1).split()
+    if os.geteuid() != 0:
+        return 3, f"provision: must run as root to apt-get install {' '.join(packages)}"
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for argv in (
+        ["apt-get", "update", "-qq"],
+        ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages],
+    ):
+        done = subprocess.run(argv, capture_output=True, text=True, env=env)
+        if done.returncode != 0:
+            return 3, f"provision: {' '.join(argv[:2])} failed: {done.stderr.strip()[-500:]}"
+    return 0, f"provision: Debian 13 host: installed {' '.join(packages)} with apt-get"
 
 
 def _accepts_gfx942(hipcc: str, arch: str) -> bool:
@@ -148,7 +194,10 @@ def _hip_version_of(hipcc: str) -> str:
 
 
 def find_amd(
-    hipcc: str | None = None, arch: str = "gfx942", cache: Path = DEFAULT_CACHE
+    hipcc: str | None = None,
+    arch: str = "gfx942",
+    cache: Path = DEFAULT_CACHE,
+    allow_root: bool = True,
 ) -> Compiler:
     """The first usable hipcc, in the documented order."""
     tried: list[str] = []
@@ -178,7 +227,7 @@ def find_amd(
                 hip_version=version,
             )
         tried.append(f"{path} ({origin}): rejects --offload-arch={arch}")
-    root = complete_root("amd", cache)
+    root = complete_root("amd", cache) if allow_root else None
     if root is not None:
         return Compiler(
             "amd",

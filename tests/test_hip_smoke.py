@@ -1,0 +1,105 @@
+"""The harness's own logic: comparison, sample definitions, prebuilt runs."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from hip_smoke.compare import compare, expected_for_platform, normalise
+from hip_smoke.prebuilt import run_prebuilt
+from hip_smoke.samples_index import SampleError, load_sample, select
+
+
+def test_normalise_line_endings_and_trailing_blanks() -> None:
+    assert normalise("a  \r\nb\r\n\n\n") == ["a", "b"]
+
+
+def test_numbers_within_tolerance_match_and_text_must_be_equal() -> None:
+    assert compare("sum = 1.00001\nPASS\n", ["sum = 1.0", "PASS"], 1e-4) is None
+    assert compare("sum = 1.01\nPASS\n", ["sum = 1.0", "PASS"], 1e-4) is not None
+    assert compare("sum = 1.0\n", ["sum = 1.0"], 0.0) is None
+    assert compare("total = 1.0\n", ["sum = 1.0"], 1.0) is not None
+    assert "expected 2 lines" in str(compare("x\n", ["x", "PASS"], 0.0))
+
+
+def test_platform_dependent_lines() -> None:
+    expected = ["warpSize = 32", "warpSize agrees: yes", "PASS"]
+    amd = expected_for_platform(expected, ("warpSize",), {"warpSize": {"amd": "64"}}, "amd")
+    assert amd == ["warpSize = 64", "warpSize agrees: yes", "PASS"]
+
+
+def test_malformed_sample_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "sample.yaml").write_text("sources: [missing.cu]\n")
+    with pytest.raises(SampleError, match=r"missing\.cu"):
+        load_sample(tmp_path / "s")
+    with pytest.raises(SampleError, match="no such sample"):
+        select(["not-a-sample"])
+
+
+def test_every_shipped_sample_loads_and_has_a_recording_or_is_compile_only() -> None:
+    for sample in select([]):
+        assert sample.sources
+        assert sample.expected_file("cuda").is_file() or not sample.run, sample.name
+
+
+def _program(path: Path, output: str, code: int = 0) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\nprintf '%s' '{output}'\nexit {code}\n")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+
+
+def test_prebuilt_run_records_the_original_and_compares_the_translation(tmp_path: Path) -> None:
+    build = tmp_path / "build"
+    _program(build / "cuda" / "s1" / "prog", "warpSize = 32\nPASS\n")
+    _program(build / "nvidia" / "s1" / "prog", "warpSize = 32\nPASS\n")
+    _program(build / "cuda" / "s2" / "prog", "x = 1\nPASS\n")
+    _program(build / "nvidia" / "s2" / "prog", "x = 2\nFAIL\n", code=1)
+    manifest = {
+        "values": {"warpSize": {"nvidia": "32", "amd": "64"}},
+        "samples": [
+            {
+                "sample": "s1",
+                "run": True,
+                "tolerance": 0,
+                "platform_dependent": ["warpSize"],
+                "expected": None,
+            },
+            {
+                "sample": "s2",
+                "run": True,
+                "tolerance": 0,
+                "platform_dependent": [],
+                "expected": None,
+            },
+        ],
+    }
+    (build / "manifest.json").write_text(json.dumps(manifest))
+    record = tmp_path / "expected"
+    results = {
+        (r["sample"], r["platform"]): r for r in run_prebuilt(build, ["cuda", "nvidia"], record)
+    }
+    assert (record / "s1.txt").read_text() == "warpSize = 32\nPASS\n"
+    assert results[("s1", "nvidia")]["match"] == "ok"
+    assert results[("s2", "nvidia")]["run"] == "failed"
+    assert results[("s2", "nvidia")]["match"] == "failed"
+
+
+def test_table_from_a_results_file(tmp_path: Path) -> None:
+    results = tmp_path / "r.json"
+    results.write_text(
+        json.dumps({"results": [{"sample": "s", "platform": "nvidia", "run": "ok", "match": "ok"}]})
+    )
+    done = run_cli("smoke", "--table-from", str(results))
+    assert done.returncode == 0
+    assert b"| s | nvidia | - | - | ok | ok |" in done.stdout
+
+
+def test_unknown_sample_exits_2() -> None:
+    done = run_cli("smoke", "no-such-sample", "--compile-only")
+    assert done.returncode == 2
+    assert b"no such sample" in done.stderr

@@ -1,0 +1,47 @@
+"""Every sample and every complete-translation-unit fixture, translated and
+compiled with the real hipcc for gfx942."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import REPO
+from toolchain_support import amd_compiler
+
+from hip_smoke.harness import OK, Settings, load_platforms, smoke_sample
+from hip_smoke.samples_index import all_samples
+
+SAMPLES = all_samples()
+FIXTURES = sorted(
+    p
+    for p in (REPO / "fixtures").iterdir()
+    if (p / "meta.yaml").is_file()
+    and yaml.safe_load((p / "meta.yaml").read_text(encoding="utf-8")).get("compile") == "tu"
+)
+
+
+def test_there_are_at_least_twenty_samples() -> None:
+    assert len(SAMPLES) >= 20
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=[s.name for s in SAMPLES])
+def test_sample_translates_compiles_and_links_for_gfx942(sample: object) -> None:
+    compiler = amd_compiler()
+    settings = Settings(platform="amd", compile_only=True, hip_version=compiler.hip_version)
+    result = smoke_sample(sample, compiler, settings, run_it=False, platforms=load_platforms())  # type: ignore[arg-type]
+    assert result.translate.status == OK, result.translate.detail
+    assert result.compile.status == OK, result.compile.detail + "\n" + "\n".join(result.commands)
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=[p.name for p in FIXTURES])
+def test_fixture_expected_output_compiles_for_gfx942(fixture: Path) -> None:
+    compiler = amd_compiler()
+    expected = next(p for p in fixture.iterdir() if p.name.startswith("expected."))
+    with compiler.workspace() as work:
+        (work / "unit.hip").write_bytes(expected.read_bytes())
+        done = compiler.run(
+            ["--offload-arch=gfx942", "-x", "hip", "-c", "unit.hip", "-o", "unit.o"], cwd=work
+        )
+    assert done.returncode == 0, done.stderr[-3000:]

@@ -36,9 +36,30 @@ with --strict; 2 usage or I/O error (other files are still processed).
 """
 
 
+# Subcommands defined in their own modules, imported only when used: a
+# pre-commit run of `hipify-py file.cu` must not pay for them.
+LAZY_COMMANDS = {
+    "check": ("hipify_py.cli_check", "check_command"),
+    "report": ("hipify_py.cli_report", "report_command"),
+}
+
+
 class _Main(click.Group):
     """``hipify-py PATHS...`` runs the translate command; ``hipify-py NAME ...``
     runs subcommand NAME."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *(n for n in LAZY_COMMANDS if _lazy_available(n))})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = self.commands.get(cmd_name)
+        if command is None and cmd_name in LAZY_COMMANDS and _lazy_available(cmd_name):
+            import importlib
+
+            module, attribute = LAZY_COMMANDS[cmd_name]
+            command = getattr(importlib.import_module(module), attribute)
+            self.commands[cmd_name] = command
+        return command
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] in ("--help", "-h"):
@@ -46,7 +67,10 @@ class _Main(click.Group):
         if args and args[0] == "--version":
             click.echo(f"hipify-py {__version__}")
             ctx.exit(0)
-        if not args or args[0] not in self.commands:
+        known = args and (
+            args[0] in self.commands or (args[0] in LAZY_COMMANDS and _lazy_available(args[0]))
+        )
+        if not known:
             args = ["translate", *args]
         return super().parse_args(ctx, args)
 
@@ -55,6 +79,12 @@ class _Main(click.Group):
         sub_ctx = click.Context(translate_cmd, info_name=ctx.info_name, parent=None)
         translate_cmd.format_help(sub_ctx, formatter)
         self.format_commands(ctx, formatter)
+
+
+def _lazy_available(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(LAZY_COMMANDS[name][0]) is not None
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})

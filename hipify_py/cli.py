@@ -219,7 +219,13 @@ def cli() -> None:
 def translate_command(paths: tuple[Path, ...], **flags: Any) -> None:
     from .cli_translate import run_translate
 
-    sys.exit(run_translate(list(paths), flags))
+    ctx = click.get_current_context()
+    explicit = {
+        name
+        for name in flags
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+    }
+    sys.exit(run_translate(list(paths), flags, explicit))
 
 
 # Subcommand groups live in their own modules, which import only click at load

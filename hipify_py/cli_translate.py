@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from .api import translate_paths
+from .config import ConfigError, configured_paths, find_config, merge
 from .files import DEFAULT_EXTENSIONS, DiscoveryError
 from .options import Options
 from .render import Summary, format_diagnostic, print_summary, report_json, visible
@@ -77,9 +78,21 @@ def build_options(flags: dict[str, Any]) -> Options | str:
     )
 
 
-def run_translate(paths: list[Path], flags: dict[str, Any]) -> int:
+def run_translate(
+    paths: list[Path], flags: dict[str, Any], explicit: set[str] | None = None
+) -> int:
+    try:
+        config = find_config(paths[0] if paths else Path.cwd())
+    except ConfigError as exc:
+        return _fail(str(exc))
+    flags = merge(flags, explicit if explicit is not None else set(flags), config)
     if not paths:
-        return _fail("no paths given (try: hipify-py src/, or hipify-py --help)")
+        paths = configured_paths(config)
+    if not paths:
+        return _fail(
+            "no paths given (try: hipify-py src/, set paths in [tool.hipify-py], "
+            "or see hipify-py --help)"
+        )
     mode = _mode(flags)
     if not isinstance(mode, Mode):
         return _fail(mode)

@@ -42,6 +42,8 @@ class Context:
     _groups: int = 0
     scanner: object = None  # rules.identifiers.Scanner, made on first use
     cache: dict[str, object] = field(default_factory=dict)  # per-file results rules share
+    # every translated CUDA reference: (offset, CUDA name, what it became, library)
+    references: list[tuple[int, str, str, str]] = field(default_factory=list)
     # text the includes rule puts before / after <hip/hip_runtime.h> (defines
     # that must precede it, helpers that need it)
     before_runtime: list[str] = field(default_factory=list)

@@ -26,6 +26,7 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     stats: Stats = field(default_factory=Stats)
     skipped: str | None = None  # why the file was not translated at all
+    references: list[tuple[int, str, str, str]] = field(default_factory=list)  # see Context
     errors_before: int = 0
     errors_after: int = 0
 
@@ -219,6 +220,7 @@ def _translate(
         ctx.report(D.EDIT_CONFLICT, edit.start, f"overlapping {edit.rule} edit dropped")
     output = apply(data, accepted) if accepted else data
     result.stats = ctx.stats
+    result.references = sorted(ctx.references)
     result.stats.lines_total = len(lines._starts) if data else 0
     if accepted:
         result.stats.lines_changed = len({lines.line_of(e.start) for e in accepted})

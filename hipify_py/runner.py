@@ -50,6 +50,8 @@ class FileReport:
     diff: str = ""  # for Mode.DIFF
     output: bytes | None = None  # for Mode.STDOUT
     written: str = ""  # the path written, when one was
+    # with Job.references: (line, column, CUDA name, what it becomes, library)
+    references: list[tuple[int, int, str, str, str]] = field(default_factory=list)
 
     @property
     def unsupported(self) -> int:
@@ -62,6 +64,7 @@ class Job:
     options: Options
     backup: bool = False
     context_lines: int = 3
+    references: bool = False  # report every translatable CUDA reference with its position
 
 
 class FileChanged(OSError):
@@ -89,6 +92,14 @@ def process(target: Target, job: Job, table: MappingTable) -> FileReport:
         )
     result = translate_bytes(data, table, job.options)
     report = FileReport(target.display, Status.UNCHANGED, result.diagnostics, result.stats)
+    if job.references and result.references:
+        from .source import LineIndex
+
+        lines = LineIndex(data)
+        report.references = [
+            (*lines.position(offset), name, target_name, library)
+            for offset, name, target_name, library in result.references
+        ]
     if result.skipped is not None:
         report.status = Status.SKIPPED
         return report

@@ -483,6 +483,7 @@ def _rename(
         )
         return
     ctx.stats.converted[(row.library, row.kind)] += 1
+    ctx.references.append((start, name, target, row.library))
     if (
         call_args is not None
         and (row.arg_casts or row.arg_wraps)

@@ -133,6 +133,9 @@ def run(ctx: Context) -> None:
         if target != name:
             ctx.edit(path.start_byte + 1, path.end_byte - 1, target, "include", structural=False)
             ctx.stats.converted[(row.library or "headers", "header")] += 1
+            ctx.references.append(
+                (path.start_byte, f"<{name}>", f"<{target}>", row.library or "headers")
+            )
     inserted = False
     if ctx.options.insert_runtime_include:
         late = first_needing >= 0 and (first_provider < 0 or first_provider > first_needing)

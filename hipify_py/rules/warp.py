@@ -130,6 +130,11 @@ def _in_helper(text: str, start: int) -> bool:
     return text.startswith(f"#define {SYNCWARP}(", line_start)
 
 
+def _converted(ctx: Context, call: _Call) -> None:
+    ctx.stats.converted[("device", "function")] += 1
+    ctx.references.append((call.start, call.name, LEGACY.get(call.name, call.name), "device"))
+
+
 def _nl(ctx: Context) -> str:
     return ctx.info.newline.decode("latin-1")
 
@@ -267,7 +272,7 @@ def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
     if partial:
         _report_mask(ctx, call, mask, kind)
     if modern:
-        ctx.stats.converted[("device", "function")] += 1
+        _converted(ctx, call)
         if kind == "full":
             ctx.edit(mask_start, mask_end, FULL_MASK_64, "warp", structural=False)
         elif partial and _INTEGER.match(mask.replace(" ", "")):
@@ -280,7 +285,7 @@ def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
         return False
     legacy = LEGACY[call.name]
     if not partial or call.name.startswith("__shfl"):
-        ctx.stats.converted[("device", "function")] += 1
+        _converted(ctx, call)
         ctx.edit(call.start, call.end, legacy, "warp", structural=False)
         # drop "mask, " (the text up to the next argument)
         ctx.edit(mask_start, call.args[1][0], "", "warp", structural=False)
@@ -299,7 +304,7 @@ def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
         return False
     # vote over the masked lanes: (__ballot(p) & (m)) [!= 0 | == (m)]; only the
     # name, the mask and the end change, so renames inside the predicate stay
-    ctx.stats.converted[("device", "function")] += 1
+    _converted(ctx, call)
     opening, closing = {
         "__ballot_sync": ("(__ballot", f" & ({mask}))"),
         "__any_sync": ("((__ballot", f" & ({mask})) != 0)"),
@@ -326,7 +331,7 @@ def _report_mask(ctx: Context, call: _Call, mask: str, kind: str) -> None:
 
 
 def _activemask(ctx: Context, call: _Call, modern: bool) -> bool:
-    ctx.stats.converted[("device", "function")] += 1
+    _converted(ctx, call)
     if modern:
         return True
     ctx.edit(
@@ -348,7 +353,7 @@ def _args_end(ctx: Context, call: _Call) -> int:
 
 
 def _syncwarp(ctx: Context, call: _Call) -> None:
-    ctx.stats.converted[("device", "function")] += 1
+    _converted(ctx, call)
     ctx.edit(call.start, call.end, SYNCWARP, "warp", structural=False)
     helper_present = "HIPIFY_PY_SYNCWARP" in ctx.text
     if not helper_present and (not ctx.after_runtime or SYNCWARP not in ctx.after_runtime[-1]):

@@ -1,0 +1,148 @@
+"""Project configuration: ``[tool.hipify-py]`` in pyproject.toml, or a
+``.hipify-py.toml`` (same keys, at the top level) where pyproject.toml has no
+such table.  Found by walking up from the first path given (or the current
+folder).  Command-line flags override it; unknown keys are an error naming the
+key.
+
+    [tool.hipify-py]
+    paths = ["src"]
+    exclude = ["third_party/**"]
+    extensions = [".cu", ".cuh"]
+    hip-version = "6.2"
+    roc = false
+    launch-syntax = "keep"
+    select = ["HPY1", "HPY4"]
+    ignore = ["HPY102"]
+
+Also: rewrite-strings, fix-warp-size, offload-arch, fp8, jobs, gitignore (bool).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+
+class ConfigError(Exception):
+    """A configuration file is malformed (the message names file and key)."""
+
+
+# key -> (flag name, type) ; list values are lists of strings
+_KEYS: dict[str, tuple[str, type]] = {
+    "paths": ("paths", list),
+    "exclude": ("exclude", list),
+    "extensions": ("extensions", list),
+    "hip-version": ("hip_version", str),
+    "roc": ("roc", bool),
+    "launch-syntax": ("launch_syntax", str),
+    "select": ("select", list),
+    "ignore": ("ignore", list),
+    "rewrite-strings": ("rewrite_strings", bool),
+    "fix-warp-size": ("fix_warp_size", bool),
+    "offload-arch": ("offload_arch", str),
+    "fp8": ("fp8", str),
+    "jobs": ("jobs", int),
+    "gitignore": ("gitignore", bool),
+}
+_CHOICES = {"launch-syntax": ("keep", "hip"), "fp8": ("fnuz", "ocp")}
+
+
+@dataclass
+class Config:
+    path: Path | None = None  # the file the values came from
+    values: dict[str, Any] = field(default_factory=dict)  # flag name -> value
+
+    @property
+    def root(self) -> Path:
+        return self.path.parent if self.path is not None else Path.cwd()
+
+
+def find_config(start: Path) -> Config:
+    """The nearest configuration above ``start`` (a file or folder), or an empty one."""
+    folder = start.resolve()
+    if not folder.is_dir():
+        folder = folder.parent
+    for candidate in [folder, *folder.parents]:
+        pyproject = candidate / "pyproject.toml"
+        if pyproject.is_file():
+            table = _read(pyproject).get("tool", {}).get("hipify-py")
+            if table is not None:
+                return _parse(table, pyproject, "[tool.hipify-py]")
+        dotfile = candidate / ".hipify-py.toml"
+        if dotfile.is_file():
+            return _parse(_read(dotfile), dotfile, "")
+    return Config()
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as handle:
+            data: dict[str, Any] = tomllib.load(handle)
+            return data
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _parse(table: Any, path: Path, where: str) -> Config:
+    prefix = f"{where}." if where else ""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: {where or 'the file'} must be a table")
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in _KEYS:
+            known = ", ".join(sorted(_KEYS))
+            raise ConfigError(f"{path}: unknown key {prefix}{key!r} (known keys: {known})")
+        name, kind = _KEYS[key]
+        if kind is list:
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{path}: {prefix}{key} must be a list of strings")
+        elif kind is bool:
+            if not isinstance(value, bool):
+                raise ConfigError(f"{path}: {prefix}{key} must be true or false")
+        elif kind is int:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"{path}: {prefix}{key} must be a whole number >= 0")
+        elif not isinstance(value, str):
+            raise ConfigError(f"{path}: {prefix}{key} must be a string")
+        if key in _CHOICES and value not in _CHOICES[key]:
+            raise ConfigError(
+                f"{path}: {prefix}{key} must be one of {', '.join(_CHOICES[key])}, got {value!r}"
+            )
+        values[name] = value
+    return Config(path, values)
+
+
+def merge(flags: dict[str, Any], explicit: set[str], config: Config) -> dict[str, Any]:
+    """Command-line flags over configuration values (``explicit``: flags given)."""
+    merged = dict(flags)
+    values = config.values
+    for name, value in values.items():
+        if name == "paths":
+            continue
+        if name == "exclude":
+            merged["exclude"] = (*value, *flags.get("exclude", ()))
+        elif name == "gitignore":
+            if "no_gitignore" not in explicit:
+                merged["no_gitignore"] = not value
+        elif name in explicit:
+            continue
+        elif name in ("extensions", "select", "ignore"):
+            merged[name] = ",".join(value)
+        else:
+            merged[name] = value
+    return merged
+
+
+def configured_paths(config: Config) -> list[Path]:
+    return [config.root / p for p in config.values.get("paths", [])]

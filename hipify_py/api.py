@@ -90,6 +90,7 @@ def translate_paths(
     copy_other: bool = False,
     table: MappingTable | None = None,
     options: Options | None = None,
+    references: bool = False,
 ) -> PathRun:
     """Plan the translation of files and folders (the function the CLI uses).
 
@@ -106,4 +107,5 @@ def translate_paths(
     )
     table = table or load_table()
     options = options or Options()
-    return PathRun(discovery, table, Job(mode=Mode(mode), options=options, backup=backup), jobs)
+    job = Job(mode=Mode(mode), options=options, backup=backup, references=references)
+    return PathRun(discovery, table, job, jobs)

@@ -91,6 +91,7 @@ def translate_paths(
     table: MappingTable | None = None,
     options: Options | None = None,
     references: bool = False,
+    use_cache: bool = True,
 ) -> PathRun:
     """Plan the translation of files and folders (the function the CLI uses).
 
@@ -107,5 +108,7 @@ def translate_paths(
     )
     table = table or load_table()
     options = options or Options()
-    job = Job(mode=Mode(mode), options=options, backup=backup, references=references)
+    job = Job(
+        mode=Mode(mode), options=options, backup=backup, references=references, use_cache=use_cache
+    )
     return PathRun(discovery, table, job, jobs)

@@ -212,6 +212,9 @@ def cli() -> None:
     help="Write a /* hipify-py: CODE ... */ comment at each reported site in the output.",
 )
 @click.option(
+    "--no-cache", is_flag=True, help="Do not use (or fill) the content-hash cache of results."
+)
+@click.option(
     "--list-asm",
     is_flag=True,
     help="List every inline PTX (asm) site of the paths and exit; writes nothing.",

@@ -122,6 +122,7 @@ def run_translate(
             copy_other=flags["copy_all"],
             table=table,
             options=options,
+            use_cache=not flags["no_cache"],
         )
     except DiscoveryError as exc:
         return _fail(str(exc))

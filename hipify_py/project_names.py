@@ -13,8 +13,19 @@ from __future__ import annotations
 import re
 from collections.abc import Container, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .rules.identifiers import CUDA_LIKE
+
+if TYPE_CHECKING:
+    from .result_cache import ResultCache
+
+
+def digest(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
 
 _WORD = re.compile(rb"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
 _LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
@@ -66,12 +77,28 @@ def defined_names(data: bytes, known: Container[str] = ()) -> set[str]:
     return found
 
 
-def scan_file(path: Path, known: Container[str] = ()) -> tuple[set[str], list[Path]]:
-    """Defined CUDA-like names of one file, and the local headers it includes."""
+def scan_file(
+    path: Path, known: Container[str] = (), cache: ResultCache | None = None
+) -> tuple[set[str], list[Path]]:
+    """Defined CUDA-like names of one file, and the local headers it includes
+    (from the result cache when the file's bytes were scanned before)."""
     try:
         data = path.read_bytes()
     except OSError:
         return set(), []
+    if cache is None:
+        return _scan_data(path, data, known)
+    key = cache.key("names", digest(data))
+    found = cache.get(key, tuple)
+    if found is not None and len(found) == 2:
+        names, relative = found
+        return set(names), [path.parent / r for r in relative]
+    names, headers = _scan_data(path, data, known)
+    cache.put(key, (sorted(names), [str(h.relative_to(path.parent)) for h in headers]))
+    return names, headers
+
+
+def _scan_data(path: Path, data: bytes, known: Container[str]) -> tuple[set[str], list[Path]]:
     headers = []
     for match in _LOCAL_INCLUDE.finditer(data):
         header = path.parent / match.group(1).decode("utf-8", errors="surrogateescape")
@@ -84,6 +111,7 @@ def scan_project(
     files: Iterable[Path],
     known: Container[str] = (),
     first: Iterable[tuple[set[str], list[Path]]] | None = None,
+    cache: ResultCache | None = None,
 ) -> frozenset[str]:
     """Defined CUDA-like names in ``files`` and the local headers they include.
 
@@ -107,7 +135,7 @@ def scan_project(
         if real in seen:
             continue
         seen.add(real)
-        found, headers = scan_file(real, known)
+        found, headers = scan_file(real, known, cache)
         names |= found
         if budget > 0:
             budget -= len(headers)

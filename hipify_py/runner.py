@@ -13,10 +13,11 @@ from enum import Enum
 from pathlib import Path
 
 from .diagnostics import Diagnostic, Severity
-from .engine import translate_bytes
+from .engine import FileResult, translate_bytes
 from .files import Target
 from .options import Options
-from .project_names import scan_file, scan_project
+from .project_names import digest, scan_file, scan_project
+from .result_cache import ResultCache
 from .stats import Stats
 from .table import MappingTable
 
@@ -65,6 +66,7 @@ class Job:
     backup: bool = False
     context_lines: int = 3
     references: bool = False  # report every translatable CUDA reference with its position
+    use_cache: bool = True  # reuse (and store) results by content hash: result_cache
 
 
 class FileChanged(OSError):
@@ -75,7 +77,9 @@ def _stat_key(st: os.stat_result) -> tuple[int, int, int]:
     return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def process(target: Target, job: Job, table: MappingTable) -> FileReport:
+def process(
+    target: Target, job: Job, table: MappingTable, cache: ResultCache | None = None
+) -> FileReport:
     """Everything for one file.  Any I/O failure leaves the file as it was."""
     try:
         with open(target.real, "rb") as handle:
@@ -90,7 +94,7 @@ def process(target: Target, job: Job, table: MappingTable) -> FileReport:
             Status.ERROR,
             error="changed while being read; left as it is (run again)",
         )
-    result = translate_bytes(data, table, job.options)
+    result = _translate(data, job.options, table, cache)
     report = FileReport(target.display, Status.UNCHANGED, result.diagnostics, result.stats)
     if job.references and result.references:
         from .source import LineIndex
@@ -130,6 +134,25 @@ def process(target: Target, job: Job, table: MappingTable) -> FileReport:
             report.status = Status.ERROR
             report.error = f"cannot write {target.output}: {_reason(exc)}"
     return report
+
+
+def _translate(
+    data: bytes, options: Options, table: MappingTable, cache: ResultCache | None
+) -> FileResult:
+    if cache is None:
+        return translate_bytes(data, table, options)
+    data_hash = digest(data)
+    found = cache.result(data_hash, options)
+    if found is not None:
+        # stored without the input (and without the output when it is the input)
+        found.original = data
+        if not found.data:
+            found.data = data
+        return found
+    result = translate_bytes(data, table, options)
+    stored = replace(result, original=b"", data=result.data if result.changed else b"")
+    cache.store_result(data_hash, options, stored)
+    return result
 
 
 def _read_or_none(path: Path) -> bytes | None:
@@ -204,28 +227,56 @@ def _reason(exc: OSError) -> str:
 
 # --------------------------------------------------------------------------- pool
 
-_WORKER: tuple[Job, MappingTable] | None = None
+_WORKER: tuple[Job, MappingTable, ResultCache | None] | None = None
 
 
 def _init_worker(job: Job, table: MappingTable) -> None:
     global _WORKER
-    _WORKER = (job, table)
+    _WORKER = (job, table, ResultCache(table) if job.use_cache else None)
 
 
 def _work(task: tuple[Job, list[Target]]) -> list[FileReport]:
     assert _WORKER is not None
     job, targets = task
-    return [process(target, job, _WORKER[1]) for target in targets]
+    return [process(target, job, _WORKER[1], _WORKER[2]) for target in targets]
 
 
 def _scan(path: Path) -> tuple[set[str], list[Path]]:
     assert _WORKER is not None
-    return scan_file(path, _WORKER[1].names)
+    return scan_file(path, _WORKER[1].names, _WORKER[2])
 
 
 def _with_project_names(job: Job, names: frozenset[str]) -> Job:
     options = job.options.with_changes(known_names=job.options.known_names | names)
     return replace(job, options=options)
+
+
+def _all_cached(
+    targets: list[Target], job: Job, table: MappingTable, cache: ResultCache
+) -> Job | None:
+    """The job (with project names) when every file's scan and result are cached:
+    then nothing needs parsing and no worker process is worth starting."""
+    first = []
+    for target in targets:
+        try:
+            data = target.real.read_bytes()
+        except OSError:
+            return None
+        found = cache.get(cache.key("names", digest(data)), tuple)
+        if found is None:
+            return None
+        first.append((set(found[0]), [target.real.parent / r for r in found[1]]))
+    paths = [t.real for t in targets]
+    names = scan_project(paths, table.names, first, cache)
+    warm = _with_project_names(job, names)
+    for target in targets:
+        try:
+            data = target.real.read_bytes()
+        except OSError:
+            return None
+        if cache.get(cache.key("result", digest(data), warm.options), FileResult) is None:
+            return None
+    return warm
 
 
 def run(
@@ -241,12 +292,18 @@ def run(
     (project_names), in the pool too, so they are not reported as unknown API.
     """
     workers = jobs or os.cpu_count() or 1
-    if workers <= 1 or len(targets) <= 1:
-        if prescan:
-            names = scan_project([t.real for t in targets], table.names)
+    cache = ResultCache(table) if job.use_cache else None
+    warm = None
+    if cache is not None and prescan and workers > 1 and len(targets) > 1:
+        warm = _all_cached(targets, job, table, cache)
+    if warm is not None or workers <= 1 or len(targets) <= 1:
+        if warm is not None:
+            job = warm
+        elif prescan:
+            names = scan_project([t.real for t in targets], table.names, cache=cache)
             job = _with_project_names(job, names)
         for target in targets:
-            yield process(target, job, table)
+            yield process(target, job, table, cache)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -263,7 +320,7 @@ def run(
         if prescan:
             paths = [t.real for t in targets]
             first = list(pool.map(_scan, paths, chunksize=chunk))
-            job = _with_project_names(job, scan_project(paths, table.names, first))
+            job = _with_project_names(job, scan_project(paths, table.names, first, cache))
         tasks = [(job, targets[i : i + chunk]) for i in range(0, len(targets), chunk)]
         for reports in pool.map(_work, tasks):
             yield from reports

@@ -61,7 +61,7 @@ def test_file_changed_between_read_and_write_is_not_overwritten(
         return real_translate(data, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(runner, "translate_bytes", translate_while_someone_edits)
-    (report,) = list(translate_paths([target], jobs=1).reports())
+    (report,) = list(translate_paths([target], jobs=1, use_cache=False).reports())
     assert report.status is Status.ERROR
     assert "changed since it was read" in report.error
     assert target.read_bytes().startswith(b"// edited by someone else")
@@ -82,8 +82,12 @@ def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
         (tmp_path / f"k{i}.cu").write_bytes(SRC)
     leader, follower = pty.openpty()
     env = dict(os.environ, PYTHONPATH=str(REPO), COLUMNS="100", TERM="xterm")
-    proc = subprocess.Popen([sys.executable, "-m", "hipify_py", str(tmp_path), "--check", "-j", "1"],
-                            stdout=subprocess.DEVNULL, stderr=follower, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hipify_py", str(tmp_path), "--check", "-j", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=follower,
+        env=env,
+    )
     os.close(follower)
     chunks = []
     while True:
@@ -98,3 +102,37 @@ def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
     seen = b"".join(chunks)
     assert b"translating" in seen
     assert b"summary" in seen
+
+
+def test_second_run_over_an_unchanged_tree_parses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(tmp_path / "cache"))
+    tree = tmp_path / "src"
+    tree.mkdir()
+    for i in range(4):
+        (tree / f"k{i}.cu").write_bytes(SRC.replace(b"f()", f"f{i}()".encode()))
+    first = [r.diagnostics for r in translate_paths([tree], mode="check", jobs=1).reports()]
+    import hipify_py.engine as engine
+
+    calls = []
+    real_parse = engine.parse
+    monkeypatch.setattr(engine, "parse", lambda data: calls.append(data) or real_parse(data))
+    second = [r.diagnostics for r in translate_paths([tree], mode="check", jobs=2).reports()]
+    assert second == first
+    assert calls == []
+    (tree / "k0.cu").write_bytes(SRC + b"// changed\n")
+    list(translate_paths([tree], mode="check", jobs=1).reports())
+    assert len(calls) == 1  # only the changed file
+
+
+def test_corrupt_cache_entries_are_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "a.cu").write_bytes(SRC)
+    list(translate_paths([tmp_path / "a.cu"], mode="check").reports())
+    entries = list((tmp_path / "cache" / "results").rglob("*.pickle"))
+    assert entries
+    for entry in entries:
+        entry.write_bytes(b"garbage")
+    (report,) = list(translate_paths([tmp_path / "a.cu"], mode="check").reports())
+    assert report.status is Status.CHANGED

@@ -75,6 +75,16 @@ EDIT_CONFLICT = _code(
     why="Two rules wanted to change the same text; applying both would corrupt it.",
     fix="Check the reported line by hand, and please report the input.",
 )
+TRANSLATABLE_REFERENCE = _code(
+    "HPY100",
+    "translatable-cuda-reference",
+    W,
+    "a CUDA API use (name or header) that hipify-py translates; reported by `hipify-py check`",
+    why="The code still depends on CUDA: it builds for AMD GPUs only once it is translated.",
+    example="cudaMalloc(&ptr, bytes);",
+    fix="Run hipify-py on the file (or the hipify-py pre-commit hook), or record the finding "
+    "in a baseline (`hipify-py check --write-baseline`) while migrating gradually.",
+)
 UNSUPPORTED_API = _code(
     "HPY101",
     "unsupported-api",

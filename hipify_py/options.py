@@ -49,7 +49,14 @@ class Options:
         return not any(code.startswith(prefix) for prefix in self.ignore)
 
     def cache_key(self) -> str:
-        return repr(sorted((k, repr(v)) for k, v in self.__dict__.items()))
+        """Stable across processes (sets sorted: their order depends on the hash seed)."""
+
+        def stable(value: Any) -> str:
+            if isinstance(value, frozenset | set):
+                return repr(sorted(value))
+            return repr(value)
+
+        return repr(sorted((k, stable(v)) for k, v in self.__dict__.items()))
 
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> Options:

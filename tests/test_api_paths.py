@@ -136,3 +136,17 @@ def test_corrupt_cache_entries_are_ignored(tmp_path: Path, monkeypatch: pytest.M
         entry.write_bytes(b"garbage")
     (report,) = list(translate_paths([tmp_path / "a.cu"], mode="check").reports())
     assert report.status is Status.CHANGED
+
+
+def test_cache_key_does_not_depend_on_the_hash_seed() -> None:
+    code = "from hipify_py import Options; print(Options(known_names=frozenset({'cudaA', 'cudaB', 'cudaC', 'cudaD'})).cache_key())"
+    keys = set()
+    for seed in ("1", "2", "3"):
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(REPO)),
+        )
+        keys.add(done.stdout)
+    assert len(keys) == 1

@@ -1,0 +1,175 @@
+"""`hipify-py report PATHS`: the migration report (see docs/report.md).
+
+Translates in check mode (writes no source file), then renders the report as
+Markdown, JSON or one self-contained HTML page.  Exit 0: it reports, it does
+not judge; 2 on a usage error, a missing path or an I/O error (the report is
+still written, listing the problem).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+EXIT_OK, EXIT_ERROR = 0, 2
+
+# the translate flags build_options reads, at their defaults (the configuration
+# file may set them: select, ignore, roc, fp8...)
+_TRANSLATE_DEFAULTS: dict[str, Any] = {
+    "roc": False,
+    "launch_syntax": "keep",
+    "rewrite_strings": False,
+    "no_runtime_include": False,
+    "select": None,
+    "ignore": None,
+    "fix_warp_size": False,
+    "offload_arch": "gfx942",
+    "fp8": None,
+    "annotate": False,
+}
+
+
+@click.command(
+    "report",
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "json", "html"]),
+    default="md",
+    show_default=True,
+    help="md: Markdown; json: stable keys (docs/report.md); html: one self-contained page.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the report to FILE [default: stdout].",
+)
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="Skip paths matching GLOB (gitignore syntax); repeatable.",
+)
+@click.option(
+    "--extensions",
+    metavar="LIST",
+    help="Comma-separated file extensions to analyse "
+    "[default: .cu,.cuh,.cpp,.cc,.cxx,.c,.h,.hpp,.hh,.inl,.inc].",
+)
+@click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
+@click.option(
+    "--hip-version",
+    metavar="X.Y",
+    help="Target HIP version; newer HIP APIs count as unconverted [default: newest known].",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default="number of cores",
+    help="Worker processes.",
+)
+def report_command(paths: tuple[Path, ...], **flags: Any) -> None:
+    """Migration report: how much of PATHS translates automatically, what blocks the rest.
+
+    \b
+    Shows references converted vs unconverted (by library and file), device
+    hazards to review, inline PTX sites, the unsupported APIs ranked by the
+    number of files they block, and an effort estimate (docs/report.md).
+    Writes no source file.  Exit 0 (it reports, it does not judge); 2 on a
+    usage error, a missing path or an I/O error.
+    """
+    ctx = click.get_current_context()
+    explicit = {
+        name
+        for name in flags
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+    }
+    sys.exit(run_report(list(paths), flags, explicit))
+
+
+def _fail(message: str) -> int:
+    click.echo(f"hipify-py report: error: {message}", err=True)
+    return EXIT_ERROR
+
+
+def run_report(paths: list[Path], flags: dict[str, Any], explicit: set[str]) -> int:
+    from .api import translate_paths
+    from .cli_translate import build_options
+    from .config import ConfigError, configured_paths, find_config, merge
+    from .files import DEFAULT_EXTENSIONS, DiscoveryError
+    from .migration_report import build_report, render
+    from .runner import Mode
+    from .table import TableError
+    from .table_cache import load_table
+    from .versions import format_version
+
+    try:
+        config = find_config(paths[0] if paths else Path.cwd())
+    except ConfigError as exc:
+        return _fail(str(exc))
+    merged = merge({**_TRANSLATE_DEFAULTS, **flags}, explicit, config)
+    if not paths:
+        paths = configured_paths(config)
+    if not paths:
+        return _fail(
+            "no paths given (try: hipify-py report src/, or set paths in [tool.hipify-py])"
+        )
+    options = build_options(merged)
+    if isinstance(options, str):
+        return _fail(options)
+    extensions = DEFAULT_EXTENSIONS
+    if merged["extensions"]:
+        extensions = tuple(e.strip() for e in merged["extensions"].split(",") if e.strip())
+    try:
+        table = load_table()
+        planned = translate_paths(
+            paths,
+            mode=Mode.CHECK,
+            jobs=merged["jobs"],
+            extensions=extensions,
+            excludes=merged["exclude"],
+            use_gitignore=not merged["no_gitignore"],
+            table=table,
+            options=options,
+            references=True,
+        )
+    except DiscoveryError as exc:
+        return _fail(str(exc))
+    except (TableError, OSError) as exc:
+        return _fail(f"mapping tables: {exc}")
+    discovery = planned.discovery
+    for problem in discovery.missing:
+        click.echo(f"hipify-py report: error: {problem}", err=True)
+    for problem in discovery.problems:
+        click.echo(f"hipify-py report: warning: {problem}", err=True)
+    hip = options.hip_version or table.newest_hip_version()
+    report = build_report(
+        planned.reports(),
+        table,
+        hip_version=format_version(hip),
+        inputs=[str(p) for p in paths],
+        problems=[*discovery.missing, *discovery.problems],
+    )
+    text = render(report, merged["fmt"])
+    failed = bool(discovery.missing) or any(f.status == "error" for f in report.files)
+    if merged["output"] is None:
+        sys.stdout.buffer.write(text.encode("utf-8", errors="replace"))
+        sys.stdout.buffer.flush()
+    else:
+        from .runner import atomic_write
+
+        try:
+            atomic_write(merged["output"], text.encode("utf-8", errors="replace"), durable=False)
+        except OSError as exc:
+            return _fail(f"cannot write {merged['output']}: {exc.strerror or exc}")
+        click.echo(f"wrote {merged['output']}", err=True)
+    return EXIT_ERROR if failed else EXIT_OK

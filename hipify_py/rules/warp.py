@@ -100,7 +100,11 @@ def run(ctx: Context) -> None:
                 calls.append(call)
     modern = ctx.target_hip >= SYNC_BUILTINS
     first_needing: _Call | None = None
+    dropped: list[tuple[int, int]] = []  # mask arguments deleted (calls inside go with them)
+    ctx.cache["warp_dropped"] = dropped
     for call in sorted(calls, key=lambda c: c.start):
+        if any(start <= call.start < end for start, end in dropped):
+            continue
         if call.name == "__syncwarp":
             _syncwarp(ctx, call)
         elif (
@@ -284,13 +288,17 @@ def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
     if len(call.args) < 2:
         return False
     legacy = LEGACY[call.name]
-    if not partial or call.name.startswith("__shfl"):
+    side_effects = _SIDE_EFFECTS.search(mask) is not None
+    if not side_effects and (not partial or call.name.startswith("__shfl")):
         _converted(ctx, call)
         ctx.edit(call.start, call.end, legacy, "warp", structural=False)
         # drop "mask, " (the text up to the next argument)
         ctx.edit(mask_start, call.args[1][0], "", "warp", structural=False)
+        dropped = ctx.cache.get("warp_dropped")
+        if isinstance(dropped, list):
+            dropped.append((mask_start, call.args[1][0]))
         return False
-    if _SIDE_EFFECTS.search(mask) or call.node is None:
+    if side_effects or call.node is None:
         ctx.stats.unconverted[call.name] += 1
         ctx.stats.unconverted_library["device"] += 1
         ctx.report(

@@ -212,6 +212,11 @@ def cli() -> None:
     help="Write a /* hipify-py: CODE ... */ comment at each reported site in the output.",
 )
 @click.option(
+    "--fix-build",
+    is_flag=True,
+    help="Rewrite the simple CMake/Makefile changes for HIP (they are reported either way).",
+)
+@click.option(
     "--no-cache", is_flag=True, help="Do not use (or fill) the content-hash cache of results."
 )
 @click.option(

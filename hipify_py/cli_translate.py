@@ -149,6 +149,15 @@ def run_translate(
             reports.append(report)
         _emit(report, mode, verbosity, as_json)
     _copy_other(discovery.extra_copies, summary)
+    if discovery.build_files and mode is not Mode.STDOUT:
+        from .build_files import process_build_file
+
+        for build in discovery.build_files:
+            report = process_build_file(build, planned.job, flags["fix_build"])
+            summary.add(report)
+            if as_json:
+                reports.append(report)
+            _emit(report, mode, verbosity, as_json)
     if as_json:
         stream = sys.stderr if mode is Mode.STDOUT else sys.stdout
         stream.write(report_json(reports, summary))

@@ -316,6 +316,34 @@ HALF2_MEMBER = _code(
     example="float lo = __half2float(h.x);",
     fix="Use __low2half(h) / __high2half(h).",
 )
+BUILD_CMAKE_LANGUAGE = _code(
+    "HPY601",
+    "cmake-cuda-language",
+    W,
+    "a CMake line that enables or configures the CUDA language",
+    why="CMake compiles HIP sources with its HIP language (CMake >= 3.21); CUDA settings and "
+    "NVIDIA architectures do nothing for gfx942.",
+    example="enable_language(CUDA)",
+    fix="The HIP equivalent in the message; --fix-build rewrites the simple cases.",
+)
+BUILD_CMAKE_PACKAGE = _code(
+    "HPY602",
+    "cmake-cuda-package",
+    W,
+    "a CMake line that finds or links CUDA packages (CUDAToolkit, CUDA::cudart, FindCUDA)",
+    why="ROCm's CMake packages are hip, hipblas, hipfft, hiprand, ... with their own targets.",
+    example="target_link_libraries(app PRIVATE CUDA::cublas)",
+    fix="find_package(hip) and the hip::/roc:: targets; --fix-build rewrites the simple cases.",
+)
+BUILD_MAKE_NVCC = _code(
+    "HPY603",
+    "makefile-nvcc",
+    W,
+    "a Makefile line that calls nvcc or passes nvcc-only flags or CUDA paths",
+    why="hipcc takes clang flags: --offload-arch=gfx942 instead of -arch=sm_XX, no -Xcompiler.",
+    example="NVCC_FLAGS = -arch=sm_80 --use_fast_math",
+    fix="hipcc with --offload-arch=gfx942; --fix-build rewrites the simple cases.",
+)
 INLINE_PTX = _code(
     "HPY501",
     "inline-ptx",

@@ -9,6 +9,17 @@ from pathlib import Path
 
 from .gitignore import Ignorer, compile_pattern, ignorer_for
 
+
+def build_kind(path: Path) -> str | None:
+    """ "cmake", "make", or None: a build file hipify-py reports on (HPY6xx)."""
+    name = path.name
+    if name == "CMakeLists.txt" or name.endswith(".cmake"):
+        return "cmake"
+    if name in ("Makefile", "makefile", "GNUmakefile") or name.endswith(".mk"):
+        return "make"
+    return None
+
+
 DEFAULT_EXTENSIONS = (
     ".cu",
     ".cuh",
@@ -44,6 +55,7 @@ class Discovery:
     problems: list[str] = field(default_factory=list)  # "path: why", for paths we skipped
     missing: list[str] = field(default_factory=list)  # "path: why", for paths that do not exist
     extra_copies: list[tuple[Path, Path]] = field(default_factory=list)  # (from, to) non-source
+    build_files: list[Target] = field(default_factory=list)  # CMakeLists.txt, *.cmake, Makefile
 
 
 def _excluded(rel: str, excludes: list[str]) -> bool:
@@ -106,6 +118,10 @@ def discover(
             output = output_dir / os.path.relpath(file.absolute(), base)
         result.targets.append(Target(file, real, output, _display(file), explicit))
 
+    def add_build(file: Path) -> None:
+        output = output_dir / os.path.relpath(file.absolute(), base) if output_dir else None
+        result.build_files.append(Target(file, file.resolve(), output, _display(file)))
+
     for path in given:
         if path.is_dir():
             root_ignorer = ignorer_for(path) if use_gitignore else Ignorer()
@@ -114,10 +130,14 @@ def discover(
             ):
                 if is_source:
                     add(file, explicit=False)
+                elif build_kind(file) is not None:
+                    add_build(file)
                 elif copy_other and output_dir is not None:
                     result.extra_copies.append(
                         (file, output_dir / os.path.relpath(file.absolute(), base))
                     )
+        elif path.is_file() and build_kind(path) is not None:
+            add_build(path)
         elif path.is_file():
             add(path, explicit=True)
         elif path.is_symlink():

@@ -1,0 +1,119 @@
+"""CMake and Makefile lines that need changes for HIP (reported as HPY601-603),
+and the simple ones rewritten with --fix-build.  The rules are data:
+hipify_py/data/build_rules.yaml."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from . import diagnostics as D
+from .diagnostics import Diagnostic
+from .files import Target, build_kind
+from .runner import FileReport, Job, Mode, Status, atomic_write, unified_diff
+
+RULES_FILE = Path(__file__).resolve().parent / "data" / "build_rules.yaml"
+
+
+@dataclass(frozen=True)
+class BuildRule:
+    files: str  # "cmake" or "make"
+    code: str
+    pattern: re.Pattern[str]
+    message: str
+    suggest: str
+    replace: str | None
+
+
+@lru_cache(maxsize=1)
+def rules() -> tuple[BuildRule, ...]:
+    import yaml
+
+    data = yaml.safe_load(RULES_FILE.read_text(encoding="utf-8"))
+    out = []
+    for entry in data["rules"]:
+        out.append(
+            BuildRule(
+                files=entry["files"],
+                code=entry["code"],
+                pattern=re.compile(entry["pattern"]),
+                message=entry["message"],
+                suggest=entry["suggest"],
+                replace=entry.get("replace"),
+            )
+        )
+    return tuple(out)
+
+
+_CODES = {
+    "HPY601": D.BUILD_CMAKE_LANGUAGE,
+    "HPY602": D.BUILD_CMAKE_PACKAGE,
+    "HPY603": D.BUILD_MAKE_NVCC,
+}
+
+
+def analyze(data: bytes, kind: str, fix: bool) -> tuple[bytes, list[Diagnostic]]:
+    """Findings for one build file, and its text with --fix-build's rewrites."""
+    text = data.decode("utf-8", errors="surrogateescape")
+    lines = text.splitlines(keepends=True)
+    diagnostics: list[Diagnostic] = []
+    out: list[str] = []
+    for number, line in enumerate(lines, start=1):
+        code_part = line.split("#", 1)[0]
+        new_line = line
+        for rule in rules():
+            if rule.files != kind:
+                continue
+            match = rule.pattern.search(code_part)
+            if match is None:
+                continue
+            fixed = fix and rule.replace is not None
+            if fixed:
+                assert rule.replace is not None
+                head, sep, tail = new_line.partition("#")
+                new_line = rule.pattern.sub(rule.replace, head) + sep + tail
+            entry = _CODES[rule.code]
+            diagnostics.append(
+                Diagnostic(
+                    code=rule.code,
+                    severity=entry.severity,
+                    message=f"{rule.message}; for HIP: {rule.suggest}"
+                    + (" (rewritten: --fix-build)" if fixed else ""),
+                    line=number,
+                    column=match.start() + 1,
+                    hint="" if fixed or rule.replace is None else "--fix-build rewrites this line",
+                    name=match.group(0),
+                )
+            )
+        out.append(new_line)
+    return "".join(out).encode("utf-8", errors="surrogateescape"), diagnostics
+
+
+def process_build_file(target: Target, job: Job, fix: bool) -> FileReport:
+    kind = build_kind(target.source)
+    assert kind is not None
+    try:
+        data = target.real.read_bytes()
+    except OSError as exc:
+        return FileReport(target.display, Status.ERROR, error=f"cannot read: {exc.strerror or exc}")
+    output, diagnostics = analyze(data, kind, fix)
+    report = FileReport(target.display, Status.UNCHANGED, diagnostics)
+    if output == data:
+        return report
+    report.status = Status.CHANGED
+    try:
+        if job.mode is Mode.IN_PLACE:
+            atomic_write(target.real, output, like=target.real)
+            report.written = target.display
+        elif job.mode is Mode.OUTPUT_DIR and target.output is not None:
+            target.output.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(target.output, output, like=target.real, durable=False)
+            report.written = str(target.output)
+        elif job.mode is Mode.DIFF:
+            report.diff = unified_diff(data, output, target.display)
+    except OSError as exc:
+        report.status = Status.ERROR
+        report.error = f"cannot write: {exc.strerror or exc}; the file was left as it was"
+    return report

@@ -92,20 +92,38 @@ def translate_paths(
     options: Options | None = None,
     references: bool = False,
     use_cache: bool = True,
+    project_headers: bool = True,
+    rename: bool = False,
 ) -> PathRun:
     """Plan the translation of files and folders (the function the CLI uses).
 
     Raises files.DiscoveryError for unusable arguments (for example an output
     folder inside the input) and table.TableError for broken tables.
     """
+    paths_list = list(paths)
     discovery = discover(
-        paths,
+        paths_list,
         extensions=extensions,
         excludes=excludes,
         use_gitignore=use_gitignore,
         output_dir=Path(output_dir) if output_dir is not None else None,
         copy_other=copy_other,
     )
+    if project_headers and discovery.targets:
+        from .config import find_config
+        from .project import add_local_headers, project_root
+
+        config = find_config(Path(next(iter(paths_list))))
+        root = project_root(
+            Path(next(iter(paths_list))), config.path.parent if config.path else None
+        )
+        discovery.added_headers = add_local_headers(
+            discovery, root, Path(output_dir) if output_dir is not None else None
+        )
+    if rename:
+        from .project import plan_renames
+
+        plan_renames(discovery)
     table = table or load_table()
     options = options or Options()
     job = Job(

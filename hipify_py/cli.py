@@ -212,6 +212,11 @@ def cli() -> None:
     help="Write a /* hipify-py: CODE ... */ comment at each reported site in the output.",
 )
 @click.option(
+    "--rename",
+    is_flag=True,
+    help='Rename .cu to .hip and cuda to hip in file names, rewriting #include "..." of them.',
+)
+@click.option(
     "--fix-build",
     is_flag=True,
     help="Rewrite the simple CMake/Makefile changes for HIP (they are reported either way).",

@@ -123,6 +123,7 @@ def run_translate(
             table=table,
             options=options,
             use_cache=not flags["no_cache"],
+            rename=flags["rename"],
         )
     except DiscoveryError as exc:
         return _fail(str(exc))
@@ -133,6 +134,9 @@ def run_translate(
         click.echo(f"hipify-py: error: {problem}", err=True)
     for problem in discovery.problems:
         click.echo(f"hipify-py: warning: {problem}", err=True)
+    if verbosity_of(flags) >= 0:
+        for header in discovery.added_headers:
+            click.echo(f"hipify-py: note: also translating the local header {header}", err=True)
     targets = discovery.targets
     if mode is Mode.STDOUT and len(targets) != 1:
         return _fail(f"--stdout needs exactly one file; {len(targets)} found")
@@ -179,6 +183,10 @@ def _list_asm(reports: Any) -> int:
                 click.echo(f"{report.display}:{diagnostic.line}:{diagnostic.column}: {text}")
     click.echo(f"{sites} inline PTX site(s)", err=True)
     return EXIT_OK
+
+
+def verbosity_of(flags: dict[str, Any]) -> int:
+    return -1 if flags["quiet"] else (1 if flags["verbose"] else 0)
 
 
 def _emit(report: FileReport, mode: Mode, verbosity: int, as_json: bool) -> None:

@@ -47,6 +47,8 @@ class Target:
     output: Path | None  # where the result goes; None for modes that write nothing
     display: str  # how messages name it
     explicit: bool = False  # named on the command line (not found by walking)
+    rename_to: Path | None = None  # --rename: the file's new path (in place)
+    include_renames: tuple[tuple[str, str], ...] = ()  # #include "old" -> "new" for this file
 
 
 @dataclass
@@ -56,6 +58,7 @@ class Discovery:
     missing: list[str] = field(default_factory=list)  # "path: why", for paths that do not exist
     extra_copies: list[tuple[Path, Path]] = field(default_factory=list)  # (from, to) non-source
     build_files: list[Target] = field(default_factory=list)  # CMakeLists.txt, *.cmake, Makefile
+    added_headers: list[str] = field(default_factory=list)  # local headers pulled in (project mode)
 
 
 def _excluded(rel: str, excludes: list[str]) -> bool:

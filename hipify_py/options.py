@@ -27,6 +27,8 @@ class Options:
     offload_arch: str = "gfx942"  # the AMD target: decides the default fp8 flavour
     fp8: str | None = None  # "fnuz" or "ocp"; None: what offload_arch has in hardware
     annotate: bool = False  # write a comment at each diagnostic's site in the output
+    # #include "old" -> "new" for headers renamed by --rename (set per file)
+    include_renames: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.fp8 not in (None, "fnuz", "ocp"):

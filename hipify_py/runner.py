@@ -94,7 +94,10 @@ def process(
             Status.ERROR,
             error="changed while being read; left as it is (run again)",
         )
-    result = _translate(data, job.options, table, cache)
+    options = job.options
+    if target.include_renames:
+        options = options.with_changes(include_renames=target.include_renames)
+    result = _translate(data, options, table, cache)
     report = FileReport(target.display, Status.UNCHANGED, result.diagnostics, result.stats)
     if job.references and result.references:
         from .source import LineIndex
@@ -113,6 +116,8 @@ def process(
         report.output = result.data
     elif job.mode is Mode.DIFF and result.changed:
         report.diff = unified_diff(data, result.data, target.display, job.context_lines)
+    elif job.mode is Mode.IN_PLACE and target.rename_to is not None:
+        _rename_in_place(target, data, result.data, job, after, report)
     elif job.mode is Mode.IN_PLACE and result.changed:
         try:
             if job.backup:
@@ -134,6 +139,31 @@ def process(
             report.status = Status.ERROR
             report.error = f"cannot write {target.output}: {_reason(exc)}"
     return report
+
+
+def _rename_in_place(
+    target: Target, data: bytes, output: bytes, job: Job, after: os.stat_result, report: FileReport
+) -> None:
+    """--rename: write the translation under the new name, then remove the old file."""
+    new = target.rename_to
+    assert new is not None
+    if new.exists():
+        report.status = Status.ERROR
+        report.error = f"cannot rename to {new.name}: it exists; the file was left as it was"
+        return
+    try:
+        if job.backup:
+            atomic_write(target.real.with_name(target.real.name + ".orig"), data, like=target.real)
+        now = os.stat(target.real)
+        if _stat_key(now) != _stat_key(after):
+            raise FileChanged(16, "file changed since it was read")
+        atomic_write(new, output, like=target.real)
+        os.unlink(target.real)
+        report.status = Status.CHANGED
+        report.written = str(new)
+    except OSError as exc:
+        report.status = Status.ERROR
+        report.error = f"cannot rename to {new.name}: {_reason(exc)}"
 
 
 def _translate(

@@ -115,6 +115,14 @@ def run(ctx: Context) -> None:
         if len(raw) < 2 or raw[0] not in '<"' or raw[-1] not in '>"':
             continue  # a macro-computed include such as #include HEADER
         name = raw[1:-1].strip()
+        if raw[0] == '"' and ctx.options.include_renames:
+            new_name = dict(ctx.options.include_renames).get(name)
+            if new_name is not None:
+                ctx.edit(
+                    path.start_byte + 1, path.end_byte - 1, new_name, "include", structural=False
+                )
+                resulting.add(new_name)
+                continue
         row = lookup_header(ctx, name)
         if row is None:
             resulting.add(name)

@@ -52,11 +52,10 @@ class Cost:
     label: str  # what is counted
     low: float  # minutes per item, optimistic
     high: float  # minutes per item, pessimistic
-    why: str = ""
 
 
-def _c(key: str, label: str, low: float, high: float, why: str = "") -> Cost:
-    return Cost(key, label, low, high, why)
+def _c(key: str, label: str, low: float, high: float) -> Cost:
+    return Cost(key, label, float(low), float(high))
 
 
 # Minutes per counted item.  Every diagnostic is one item of its code; HPY101
@@ -69,9 +68,9 @@ EFFORT_MODEL: tuple[Cost, ...] = (
     _c("HPY101:type", "use of an unsupported type", 10, 30),
     _c("HPY101:other", "use of an unsupported enum, macro or variable", 2, 10),
     _c("HPY201", "include of a header with no HIP counterpart", 15, 60),
-    _c("HPY103", "use needing a newer HIP than the target", 2, 15, "raise --hip-version or port"),
-    _c("HPY102", "CUDA-like name not in the tables", 5, 30, "the project's own, or newer CUDA"),
-    _c(PTX_CODE, "inline PTX site", 60, 240, "rewrite with HIP intrinsics or GCN assembly"),
+    _c("HPY103", "use needing a newer HIP than the target (raise it, or port)", 2, 15),
+    _c("HPY102", "CUDA-like name not in the tables (the project's own, or newer CUDA)", 5, 30),
+    _c(PTX_CODE, "inline PTX site (rewrite with HIP intrinsics or GCN assembly)", 60, 240),
     _c("HPY001", "site the self-check left unchanged", 15, 60),
     _c("HPY003", "file with syntax the parser could not read", 5, 15),
     _c("HPY004", "overlapping edits (one dropped)", 10, 30),
@@ -92,6 +91,9 @@ EFFORT_MODEL: tuple[Cost, ...] = (
     _c("HPY441", "texture fetch", 30, 120),
     _c("HPY450", "cudaDeviceProp field whose value differs", 5, 15),
     _c("HPY460", "half2 .x / .y access", 5, 20),
+    _c("HPY601", "CMake line enabling or configuring the CUDA language", 5, 20),
+    _c("HPY602", "CMake line finding or linking CUDA packages", 5, 20),
+    _c("HPY603", "Makefile line calling nvcc or passing its flags", 5, 20),
 )
 _COSTS = {cost.key: cost for cost in EFFORT_MODEL}
 # any other diagnostic: by severity (notes describe what was done: no work)
@@ -145,7 +147,7 @@ class Range:
         self.high += cost.high * count
 
     def to_dict(self) -> dict[str, float]:
-        return {"low": round(self.low, 1), "high": round(self.high, 1)}
+        return {"low": float(round(self.low, 1)), "high": float(round(self.high, 1))}
 
 
 def percent(converted: int, unconverted: int) -> float | None:
@@ -306,7 +308,7 @@ class EffortItem:
             "item": self.cost.label,
             "count": self.count,
             "minutes_each": {"low": self.cost.low, "high": self.cost.high},
-            "minutes": {"low": round(self.low, 1), "high": round(self.high, 1)},
+            "minutes": {"low": float(round(self.low, 1)), "high": float(round(self.high, 1))},
         }
 
 
@@ -333,7 +335,10 @@ class Effort:
     def to_dict(self) -> dict[str, Any]:
         return {
             "hours": {"low": self.low_hours, "high": self.high_hours},
-            "minutes": {"low": round(self.low_minutes, 1), "high": round(self.high_minutes, 1)},
+            "minutes": {
+                "low": float(round(self.low_minutes, 1)),
+                "high": float(round(self.high_minutes, 1)),
+            },
             "items": [i.to_dict() for i in self.items],
             "model": EFFORT_MODEL_TEXT,
         }
@@ -601,9 +606,9 @@ def _md_table(header: list[str], rows: list[list[str]], right: set[int] | None =
 
 def effort_model_markdown() -> str:
     """The effort model as a Markdown table (docs/report.md holds the same table)."""
-    rows = [[c.key, c.label, _num(c.low), _num(c.high)] for c in EFFORT_MODEL]
+    rows = [[c.key, md_text(c.label), _num(c.low), _num(c.high)] for c in EFFORT_MODEL]
     rows += [
-        [c.key, c.label, _num(c.low), _num(c.high)]
+        [c.key, md_text(c.label), _num(c.low), _num(c.high)]
         for c in (_SEVERITY_COST[Severity.ERROR], _SEVERITY_COST[Severity.WARNING])
     ]
     rows.append([_SEVERITY_COST[Severity.INFO].key, "note (info diagnostic)", "0", "0"])
@@ -743,8 +748,15 @@ def render_markdown(report: Report, max_sites: int = 20) -> str:
     out.append("## Files\n")
     out.append(
         _md_table(
-            ["file", "converted", "unconverted", "automatic", "manual lines", "blocked by",
-             "effort (h)"],
+            [
+                "file",
+                "converted",
+                "unconverted",
+                "automatic",
+                "manual lines",
+                "blocked by",
+                "effort (h)",
+            ],
             [
                 [
                     md_code(f.path) + (f" ({md_text(f.status)})" if f.problem else ""),
@@ -811,11 +823,11 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:
 max-width:1100px;padding:0 1em;color:#1d2330;background:#fff}
 h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #dde;
 padding-bottom:.2em}p.meta{color:#556}
-table{border-collapse:collapse;margin:.6em 0;width:100%}
+table{border-collapse:collapse;margin:.6em 0;max-width:100%}
 th,td{border:1px solid #d5d9e2;padding:.3em .55em;text-align:left;vertical-align:top}
 th{background:#f1f3f8}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f4f5f8;
-padding:0 .2em;border-radius:3px;word-break:break-all}
+padding:0 .2em;border-radius:3px;overflow-wrap:anywhere}code.name{white-space:nowrap}
 .cards{display:flex;flex-wrap:wrap;gap:.8em;margin:1em 0}
 .card{border:1px solid #d5d9e2;border-radius:8px;padding:.6em 1em;min-width:10em}
 .card b{display:block;font-size:1.5em}.card span{color:#556}
@@ -829,6 +841,14 @@ _GREEN, _RED = "#2e9d50", "#d9534f"
 
 def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
+
+
+def html_text(text: str) -> str:
+    """Escaped text, with balanced `code` spans shown as <code>."""
+    pieces = text.split("`")
+    if len(pieces) < 3 or len(pieces) % 2 == 0:
+        return _e(text)
+    return "".join(f"<code>{_e(p)}</code>" if i % 2 else _e(p) for i, p in enumerate(pieces))
 
 
 def coverage_svg(libraries: list[LibraryCoverage]) -> str:
@@ -848,8 +868,9 @@ def coverage_svg(libraries: list[LibraryCoverage]) -> str:
         f'<text x="{label_w + 118}" y="16" font-size="12">unconverted</text>',
     ]
     if not libraries:
-        parts.append(f'<text x="{label_w}" y="{top + 17}" font-size="13">no CUDA references found'
-                     "</text>")
+        parts.append(
+            f'<text x="{label_w}" y="{top + 17}" font-size="13">no CUDA references found</text>'
+        )
     for index, lib in enumerate(libraries):
         y = top + index * row_h
         total = lib.converted + lib.unconverted
@@ -892,9 +913,7 @@ def coverage_svg(libraries: list[LibraryCoverage]) -> str:
     return "\n".join(parts)
 
 
-def _html_table(
-    header: list[str], rows: list[list[str]], numeric: set[int] | None = None
-) -> str:
+def _html_table(header: list[str], rows: list[list[str]], numeric: set[int] | None = None) -> str:
     """``rows`` cells are HTML already (escape user text before)."""
     numeric = numeric or set()
     head = "".join(
@@ -915,6 +934,12 @@ def _html_table(
 
 def _c_(text: str) -> str:
     return f"<code>{_e(text)}</code>"
+
+
+def _name(text: str) -> str:
+    """A CUDA name: kept on one line."""
+    return f'<code class="name">{_e(text)}</code>'
+
 
 
 def render_html(report: Report, max_sites: int = 200) -> str:
@@ -943,8 +968,11 @@ def render_html(report: Report, max_sites: int = 200) -> str:
         (_pct(t["automatic_percent"]), "of references convert automatically", "ok"),
         (f"{t['converted']} / {t['converted'] + t['unconverted']}", "references converted", ""),
         (f"{t['files_automatic']} / {t['files_with_cuda']}", "files translate completely", ""),
-        (str(t["unsupported_apis"]), "distinct unsupported APIs", "bad" if t["unsupported_apis"]
-         else ""),
+        (
+            str(t["unsupported_apis"]),
+            "distinct unsupported APIs",
+            "bad" if t["unsupported_apis"] else "",
+        ),
         (str(t["hazards"]), "hazards to review", "bad" if t["hazards"] else ""),
         (str(t["ptx_sites"]), "inline PTX sites", "bad" if t["ptx_sites"] else ""),
         (f"{low} - {high} h", "estimated manual effort", ""),
@@ -986,12 +1014,12 @@ def render_html(report: Report, max_sites: int = 200) -> str:
                 [
                     [
                         str(rank),
-                        _c_(b.name),
+                        _name(b.name),
                         _e(b.library),
                         _e(b.reason),
                         f'<span title="{_e(", ".join(b.files))}">{len(b.files)}</span>',
                         str(b.uses),
-                        _e(b.hint),
+                        html_text(b.hint),
                     ]
                     for rank, b in enumerate(report.blockers, 1)
                 ],
@@ -1009,7 +1037,7 @@ def render_html(report: Report, max_sites: int = 200) -> str:
         out.append(
             _html_table(
                 ["name", "files", "uses"],
-                [[_c_(b.name), str(len(b.files)), str(b.uses)] for b in report.unknown_names],
+                [[_name(b.name), str(len(b.files)), str(b.uses)] for b in report.unknown_names],
                 {1, 2},
             )
         )
@@ -1025,8 +1053,8 @@ def render_html(report: Report, max_sites: int = 200) -> str:
                         _e(g.severity),
                         str(len(g.sites)),
                         str(g.files),
-                        _e(g.summary),
-                        _e(g.fix),
+                        html_text(g.summary),
+                        html_text(g.fix),
                     ]
                     for g in report.hazards
                 ],
@@ -1037,14 +1065,16 @@ def render_html(report: Report, max_sites: int = 200) -> str:
             if g.code == PTX_CODE:
                 continue
             items = "".join(
-                f"<li>{_c_(f'{s.path}:{s.line}:{s.column}')} {_e(s.text)}</li>"
+                f"<li>{_c_(f'{s.path}:{s.line}:{s.column}')} {html_text(s.text)}</li>"
                 for s in g.sites[:max_sites]
             )
             more = len(g.sites) - max_sites
             if more > 0:
                 items += f"<li>... and {more} more (see the JSON report)</li>"
+            opened = " open" if len(g.sites) <= 10 else ""
             out.append(
-                f"<details><summary>{_e(g.code)} {_e(g.rule)}: {len(g.sites)} site(s)</summary>"
+                f"<details{opened}><summary>{_e(g.code)} {_e(g.rule)}: {len(g.sites)} site(s)"
+                "</summary>"
                 f"<ul>{items}</ul></details>"
             )
     else:
@@ -1062,8 +1092,16 @@ def render_html(report: Report, max_sites: int = 200) -> str:
     out.append('<h2 id="files">Files</h2>')
     out.append(
         _html_table(
-            ["file", "status", "converted", "unconverted", "automatic", "manual lines",
-             "blocked by", "effort (h)"],
+            [
+                "file",
+                "status",
+                "converted",
+                "unconverted",
+                "automatic",
+                "manual lines",
+                "blocked by",
+                "effort (h)",
+            ],
             [
                 [
                     _c_(f.path) + (f"<br>{_e(f.problem)}" if f.problem else ""),
@@ -1072,7 +1110,7 @@ def render_html(report: Report, max_sites: int = 200) -> str:
                     str(f.unconverted),
                     _e(_pct(f.automatic_percent)),
                     str(f.lines_manual),
-                    ", ".join(_c_(b) for b in f.blockers) or "-",
+                    ", ".join(_name(b) for b in f.blockers) or "-",
                     _e(_hours(f.effort)),
                 ]
                 for f in report.files
@@ -1104,10 +1142,7 @@ def render_html(report: Report, max_sites: int = 200) -> str:
         out.append(
             _html_table(
                 ["code", "rule", "severity", "count"],
-                [
-                    [_e(g.code), _e(g.rule), _e(g.severity), str(len(g.sites))]
-                    for g in report.other
-                ],
+                [[_e(g.code), _e(g.rule), _e(g.severity), str(len(g.sites))] for g in report.other],
                 {3},
             )
         )

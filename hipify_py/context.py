@@ -97,9 +97,9 @@ class Context:
     def hip_name_for(self, row: Row) -> str | None:
         if self.options.roc and row.roc:
             return row.roc
-        if row.hip and "_fnuz" in row.hip and self.options.fp8_flavour() == "ocp":
+        if row.hip and "_fnuz" in row.hip.lower() and self.options.fp8_flavour() == "ocp":
             # the tables name the FNUZ types gfx942 has; OCP drops the suffix
-            return row.hip.replace("_fnuz", "")
+            return row.hip.replace("_fnuz", "").replace("_FNUZ", "")
         return row.hip
 
     def is_local(self, name: str) -> bool:

@@ -55,26 +55,26 @@ def _fp8(ctx: Context) -> None:
     if not names:
         return
     scanner = scanner_of(ctx)
-    for name in names:
-        for start in occurrences(ctx.text, name):
-            if scanner.classify(start, start + len(name))[0] in ("code", "macro"):
-                flavour = ctx.options.fp8_flavour()
-                detail = (
-                    "the FNUZ formats of gfx942 (e4m3: max 240, not 448; no negative zero; "
-                    "NaN is 0x80)"
-                    if flavour == "fnuz"
-                    else "the OCP formats (CUDA's encodings), which gfx942 lacks in hardware"
-                )
-                ctx.report(
-                    D.FP8_FORMAT,
-                    start,
-                    f"{name}: fp8 is translated to {detail}; values that overflow or are NaN "
-                    "differ from CUDA's",
-                    hint="choose with --fp8 fnuz|ocp (default: what --offload-arch has); compare "
-                    "results against a reference",
-                    name=name,
-                )
-                return  # once per file
+    sites = sorted((start, name) for name in names for start in occurrences(ctx.text, name))
+    for start, name in sites:
+        if scanner.classify(start, start + len(name))[0] not in ("code", "macro"):
+            continue
+        flavour = ctx.options.fp8_flavour()
+        detail = (
+            "the FNUZ formats of gfx942 (e4m3: max 240, not 448; no negative zero; NaN is 0x80)"
+            if flavour == "fnuz"
+            else "the OCP formats (CUDA's encodings), which gfx942 lacks in hardware"
+        )
+        ctx.report(
+            D.FP8_FORMAT,
+            start,
+            f"{name}: fp8 is translated to {detail}; values that overflow or are NaN "
+            "differ from CUDA's",
+            hint="choose with --fp8 fnuz|ocp (default: what --offload-arch has); compare "
+            "results against a reference",
+            name=name,
+        )
+        return  # once per file, at the first use
 
 
 def _textures(ctx: Context) -> None:

@@ -19,6 +19,16 @@ from .device_code import device_bodies, function_name, in_device_code
 from .warp import _definition_of
 
 _LANE_MATH = {("%", "32"), ("/", "32"), ("&", "31"), (">>", "5")}
+_PRIMARY = frozenset(
+    {
+        "identifier",
+        "field_expression",
+        "parenthesized_expression",
+        "call_expression",
+        "subscript_expression",
+        "number_literal",
+    }
+)
 _LANE_FIX = {"%": "% warpSize", "/": "/ warpSize", "&": "& (warpSize - 1)", ">>": "/ warpSize"}
 _OPERATOR = re.compile(r"(%|&|>>|/)\s*(32|31|5)\b")
 _WARP_CONSTANT = re.compile(
@@ -106,6 +116,11 @@ def _lane_math(ctx: Context) -> None:
             fixed = ctx.options.fix_warp_size and fixable
             if fixed:
                 assert operator is not None
+                left = expression.child_by_field_name("left")
+                if op == ">>" and left is not None and left.type not in _PRIMARY:
+                    # / binds tighter than >>: keep the old left operand whole
+                    ctx.edit(left.start_byte, left.start_byte, "(", "warp-size", safe=False)
+                    ctx.edit(left.end_byte, left.end_byte, ")", "warp-size", safe=False)
                 ctx.edit(operator.start_byte, node.end_byte, _LANE_FIX[op], "warp-size", safe=False)
             ctx.report(
                 D.WARP_SIZE_LANE_MATH,
@@ -174,8 +189,8 @@ def _constants(ctx: Context) -> None:
     for match in _WARP_CONSTANT.finditer(ctx.text):
         name = match.group(1) or match.group(2) or match.group(3)
         where = match.start(1) if match.group(1) else match.start()
-        if not _number_in_code(ctx, where, where + 1) and not match.group(1):
-            continue
+        if not _number_in_code(ctx, where, where + 1):
+            continue  # in a comment or string
         fixed = False
         if (
             ctx.options.fix_warp_size

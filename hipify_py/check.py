@@ -13,6 +13,7 @@ lets a team fail CI only on findings that are new.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -166,12 +167,12 @@ def _library(name: str, table: MappingTable | None) -> str:
     row = table.lookup(name)
     if row is not None:
         return row.library
-    header = table.headers.get(name) or table.headers.get(name.strip("<>\""))
+    header = table.headers.get(name) or table.headers.get(name.strip('<>"'))
     return header.library if header is not None else ""
 
 
 def _reference_message(name: str, hip: str, library: str) -> str:
-    what = "CUDA header" if name[:1] in "<\"" else "CUDA API"
+    what = "CUDA header" if name[:1] in '<"' else "CUDA API"
     where = f" ({library})" if library else ""
     return f"{what} {name}{where} remains; hipify-py translates it to {hip}"
 
@@ -271,9 +272,7 @@ def checked_file(
 ) -> CheckedFile:
     if report.status is Status.ERROR:
         return CheckedFile(path, error=report.error)
-    return CheckedFile(
-        path, findings_for(report, path, table=table, options=options, notes=notes)
-    )
+    return CheckedFile(path, findings_for(report, path, table=table, options=options, notes=notes))
 
 
 # --------------------------------------------------------------------------- shards
@@ -374,10 +373,8 @@ def write_atomically(path: Path, text: str) -> None:
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 
@@ -419,6 +416,9 @@ def summary(result: CheckResult) -> dict[str, Any]:
     return data
 
 
+_PLURAL = {"error": "errors", "warning": "warnings", "info": "notes"}
+
+
 def render_text(result: CheckResult) -> str:
     out: list[str] = []
     fail_on = result.fail_on
@@ -435,12 +435,10 @@ def render_text(result: CheckResult) -> str:
             out.append(f"  {f.location()}: {f.severity.value}: {f.message} [{f.code}]{mark}")
             if f.hint:
                 out.append(f"      hint: {f.hint}")
-    for problem in result.errors:
-        out.append(f"error: {problem}")
     data = summary(result)
     libraries = data["by_library"]
     if libraries:
-        out += ["", "CUDA references left, by library:"]
+        out += ["", "Left to migrate, by library:"]
         width = max(7, *(len(name) for name in libraries))
         out.append(f"  {'library':<{width}}  translatable  unsupported  other")
         for name, row in libraries.items():
@@ -449,20 +447,28 @@ def render_text(result: CheckResult) -> str:
                 f"  {row['other']:>5}"
             )
     severities = data["by_severity"]
-    counts = ", ".join(f"{severities[s]} {s}" for s in ("error", "warning", "info") if s in severities)
+    counts = ", ".join(
+        f"{severities[s]} {_PLURAL[s] if severities[s] != 1 else s}"
+        for s in ("error", "warning", "info")
+        if s in severities
+    )
     files = data["files"]
-    line = f"hipify-py check: {files} file{'s' if files != 1 else ''} ({data['clean_files']} clean), "
+    line = (
+        f"hipify-py check: {files} file{'s' if files != 1 else ''} ({data['clean_files']} clean), "
+    )
     line += f"{data['findings']} finding{'s' if data['findings'] != 1 else ''}"
     if counts:
         line += f" ({counts})"
     line += f"; {data['failing']} failing (--fail-on {fail_on})"
     if result.baseline is not None:
         line += f", {data['baselined']} baselined"
-        if "stale_baseline" in data and data["stale_baseline"]:
+        if data.get("stale_baseline"):
             line += (
                 f", {data['stale_baseline']} baseline entries fixed "
                 "(--write-baseline tightens the baseline)"
             )
+    if result.errors:
+        line += f"; {len(result.errors)} path(s) could not be checked"
     if result.shard is not None:
         line += f" [shard {result.shard[0]}/{result.shard[1]}]"
     if out:
@@ -518,8 +524,10 @@ def sarif_rules() -> list[dict[str, Any]]:
                 "name": entry.name,
                 "shortDescription": {"text": entry.summary},
                 "fullDescription": {"text": full},
-                "help": {"text": full + (f" Fix: {entry.fix}" if entry.fix else ""),
-                         "markdown": markdown},
+                "help": {
+                    "text": full + (f" Fix: {entry.fix}" if entry.fix else ""),
+                    "markdown": markdown,
+                },
                 "helpUri": f"{DOCS_URL}#{_anchor(heading)}",
                 "defaultConfiguration": {"level": _SARIF_LEVEL[entry.severity]},
                 "properties": {"tags": ["hipify-py", "cuda-to-hip"]},
@@ -567,9 +575,7 @@ def render_sarif(result: CheckResult, root: Path | None = None) -> str:
         if properties:
             entry["properties"] = properties
         results.append(entry)
-    notifications = [
-        {"level": "error", "message": {"text": problem}} for problem in result.errors
-    ]
+    notifications = [{"level": "error", "message": {"text": problem}} for problem in result.errors]
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -592,7 +598,9 @@ def render_sarif(result: CheckResult, root: Path | None = None) -> str:
     if root is not None:
         run["originalUriBaseIds"] = {"%SRCROOT%": {"uri": root.as_uri().rstrip("/") + "/"}}
     if result.shard is not None:
-        run["automationDetails"] = {"id": f"hipify-py/shard-{result.shard[0]}-of-{result.shard[1]}/"}
+        run["automationDetails"] = {
+            "id": f"hipify-py/shard-{result.shard[0]}-of-{result.shard[1]}/"
+        }
     document = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -651,9 +659,9 @@ def render_junit(result: CheckResult) -> str:
             case = ET.SubElement(
                 suite, "testcase", classname=checked.path, name="hipify-py check", file=checked.path
             )
-            ET.SubElement(case, "error", message=checked.error, type="io-error").text = (
-                f"{checked.path}: {checked.error}"
-            )
+            ET.SubElement(
+                case, "error", message=checked.error, type="io-error"
+            ).text = f"{checked.path}: {checked.error}"
             counts["tests"] += 1
             counts["errors"] += 1
         elif not checked.findings:
@@ -695,7 +703,9 @@ def render_junit(result: CheckResult) -> str:
     for key in ("tests", "failures", "errors", "skipped"):
         suites.set(key, str(totals[key]))
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    )
 
 
 def render(result: CheckResult, form: str, root: Path | None = None) -> str:

@@ -1,0 +1,279 @@
+"""``hipify-py check``: the CI migration check and the pre-commit hook's command.
+
+Loaded only when the subcommand is used (cli.LAZY_COMMANDS); the logic is in
+check.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .check import FAIL_ON, FORMATS, CheckError, parse_shard
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+_HELP = """Report what stands between PATHS and HIP; write nothing.
+
+Findings: CUDA names and headers hipify-py would translate (HPY100),
+CUDA APIs with no HIP equivalent, and the hazards the device rules find
+(warp size, masks, inline PTX, ...).  PATHS are files or folders, as for
+translation (default: `paths` of [tool.hipify-py]).
+
+\b
+Examples:
+  hipify-py check src/                          list findings, exit 1 if any
+  hipify-py check src/ --format sarif -o hipify.sarif
+  hipify-py check src/ --write-baseline hipify-baseline.json
+  hipify-py check src/ --baseline hipify-baseline.json   fail on new ones only
+  hipify-py check . --shard 2/4 --format junit -o report.xml
+
+\b
+Exit codes: 0 no failing findings; 1 failing findings (see --fail-on);
+2 usage error, a missing path, an unreadable baseline or an I/O error.
+"""
+
+
+def _shard(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    try:
+        return parse_shard(value)
+    except CheckError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+@click.command(
+    "check",
+    help=_HELP,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text: by file, with a summary by library; json; sarif (2.1.0, for GitHub code "
+    "scanning); github (workflow annotations); junit (XML, for GitLab and Jenkins).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the report to FILE instead of stdout.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON),
+    default="warning",
+    show_default=True,
+    help="Which findings fail the check (exit 1): error = unsupported APIs and other errors "
+    "only; warning = also translatable references and hazards; never = report only.",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Findings recorded in this baseline file do not fail the check.",
+)
+@click.option(
+    "--write-baseline",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Record every current finding in FILE (JSON) and exit 0.",
+)
+@click.option(
+    "--shard",
+    metavar="I/N",
+    callback=_shard,
+    help="Check only shard I of N (1-based) of the files found, for splitting CI jobs.",
+)
+@click.option(
+    "--root",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Report paths relative to DIR [default: the git work tree, else the current folder].",
+)
+@click.option("--notes", is_flag=True, help="Also report info-level diagnostics (never failing).")
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default="number of cores",
+    help="Worker processes (one file always runs in this process).",
+)
+@click.option("--exclude", multiple=True, metavar="GLOB", help="Skip paths matching GLOB.")
+@click.option("--extensions", metavar="LIST", help="Comma-separated file extensions to check.")
+@click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
+@click.option("--hip-version", metavar="X.Y", help="Target HIP version (as for translation).")
+@click.option("--roc", is_flag=True, help="Translate to the roc* libraries (as for translation).")
+@click.option("--select", metavar="CODES", help="Report only these codes (prefixes, e.g. HPY1).")
+@click.option("--ignore", metavar="CODES", help="Never report these codes (e.g. HPY100).")
+@click.option(
+    "--mappings",
+    "mappings_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Use the mapping tables in DIR.",
+)
+@click.option("--offload-arch", default="gfx942", show_default=True, help="The AMD GPU target.")
+@click.option("--fp8", type=click.Choice(["fnuz", "ocp"]), help="The fp8 format to target.")
+def check_command(paths: tuple[Path, ...], **flags: Any) -> None:
+    ctx = click.get_current_context()
+    explicit = {
+        name
+        for name in flags
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+    }
+    sys.exit(run_check(list(paths), flags, explicit))
+
+
+def _fail(message: str) -> int:
+    click.echo(f"hipify-py: error: {message}", err=True)
+    return EXIT_ERROR
+
+
+# flags of translation that check does not offer, at the values check needs;
+# configuration ([tool.hipify-py]) may still set them
+_TRANSLATE_DEFAULTS: dict[str, Any] = {
+    "launch_syntax": "keep",
+    "rewrite_strings": False,
+    "no_runtime_include": True,  # nothing is written: the inserted include is no finding
+    "fix_warp_size": False,
+    "annotate": False,
+}
+
+
+def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | None = None) -> int:
+    from .config import ConfigError, configured_paths, find_config, merge
+
+    if flags.get("write_baseline") is not None and flags.get("shard") is not None:
+        return _fail("--write-baseline needs every file: it cannot be combined with --shard")
+    try:
+        config = find_config(paths[0] if paths else Path.cwd())
+    except ConfigError as exc:
+        return _fail(str(exc))
+    flags = merge(
+        {**_TRANSLATE_DEFAULTS, **flags},
+        explicit if explicit is not None else set(flags),
+        config,
+    )
+    if not paths:
+        paths = configured_paths(config)
+    if not paths:
+        return _fail("no paths given (try: hipify-py check src/, or set paths in [tool.hipify-py])")
+
+    from .api import translate_paths
+    from .check import (
+        CheckResult,
+        apply_baseline,
+        baseline_json,
+        checked_file,
+        find_root,
+        read_baseline,
+        relative_path,
+        render,
+        shard_of,
+        write_atomically,
+    )
+    from .cli_translate import build_options
+    from .files import DEFAULT_EXTENSIONS, DiscoveryError
+    from .runner import run
+    from .table import TableError
+    from .table_cache import load_table
+
+    options = build_options(flags)
+    if isinstance(options, str):
+        return _fail(options)
+    fingerprints: set[str] | None = None
+    if flags["baseline"] is not None:
+        try:
+            fingerprints = read_baseline(flags["baseline"])
+        except CheckError as exc:
+            return _fail(str(exc))
+    extensions = DEFAULT_EXTENSIONS
+    if flags["extensions"]:
+        extensions = tuple(e.strip() for e in flags["extensions"].split(",") if e.strip())
+    try:
+        table = load_table(flags["mappings_dir"])
+        planned = translate_paths(
+            paths,
+            mode="check",
+            jobs=flags["jobs"],
+            extensions=extensions,
+            excludes=flags["exclude"],
+            use_gitignore=not flags["no_gitignore"],
+            table=table,
+            options=options,
+            references=True,
+        )
+    except DiscoveryError as exc:
+        return _fail(str(exc))
+    except (TableError, OSError) as exc:
+        return _fail(f"mapping tables: {exc}")
+    discovery = planned.discovery
+    for problem in discovery.problems:
+        click.echo(f"hipify-py: warning: {problem}", err=True)
+    root = Path(flags["root"]).absolute() if flags["root"] else find_root()
+    targets = discovery.targets
+    names = [relative_path(t.source, root) for t in targets]
+    order = sorted(range(len(targets)), key=lambda i: names[i])
+    job = planned.job
+    prescan = True
+    shard: tuple[int, int] | None = flags["shard"]
+    if shard is not None:
+        # the project's own CUDA-like names come from every file, so that a
+        # sharded run finds exactly what the whole run finds
+        from .project_names import scan_project
+
+        known = scan_project([targets[i].real for i in order], table.names)
+        job = replace(
+            job, options=job.options.with_changes(known_names=job.options.known_names | known)
+        )
+        prescan = False
+        chosen = set(shard_of(names, *shard))
+        order = [i for i in order if i in chosen]
+    reports = run([targets[i] for i in order], job, table, planned.jobs, prescan=prescan)
+    files = [
+        checked_file(report, names[i], table=table, options=options, notes=flags["notes"])
+        for i, report in zip(order, reports, strict=True)
+    ]
+    result = CheckResult(
+        files, fail_on=flags["fail_on"], shard=shard, problems=list(discovery.missing)
+    )
+    if fingerprints is not None:
+        apply_baseline(result, fingerprints, str(flags["baseline"]))
+
+    if flags["write_baseline"] is not None:
+        for problem in result.errors:
+            click.echo(f"hipify-py: error: {problem}", err=True)
+        if result.errors:
+            return _fail("the baseline was not written: some paths could not be checked")
+        target: Path = flags["write_baseline"]
+        try:
+            write_atomically(target, baseline_json(result.findings))
+        except OSError as exc:
+            return _fail(f"cannot write baseline {target}: {exc.strerror or exc}")
+        count = len(result.findings)
+        click.echo(
+            f"hipify-py: wrote {target}: {count} finding{'s' if count != 1 else ''} "
+            f"in {len({f.path for f in result.findings})} of {len(files)} files",
+            err=True,
+        )
+        return EXIT_OK
+
+    text = render(result, flags["form"], root)
+    for problem in result.errors:
+        click.echo(f"hipify-py: error: {problem}", err=True)
+    if flags["output"] is not None:
+        try:
+            write_atomically(flags["output"], text)
+        except OSError as exc:
+            return _fail(f"cannot write {flags['output']}: {exc.strerror or exc}")
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    return result.exit_code

@@ -119,6 +119,9 @@ def _shard(ctx: click.Context, param: click.Parameter, value: str | None) -> Any
     type=click.Path(path_type=Path, file_okay=False),
     help="Use the mapping tables in DIR.",
 )
+@click.option(
+    "--no-cache", is_flag=True, help="Do not use (or fill) the content-hash cache of results."
+)
 @click.option("--offload-arch", default="gfx942", show_default=True, help="The AMD GPU target.")
 @click.option("--fp8", type=click.Choice(["fnuz", "ocp"]), help="The fp8 format to target.")
 def check_command(paths: tuple[Path, ...], **flags: Any) -> None:
@@ -209,6 +212,7 @@ def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | Non
             table=table,
             options=options,
             references=True,
+            use_cache=not flags["no_cache"],
         )
     except DiscoveryError as exc:
         return _fail(str(exc))
@@ -228,8 +232,10 @@ def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | Non
         # the project's own CUDA-like names come from every file, so that a
         # sharded run finds exactly what the whole run finds
         from .project_names import scan_project
+        from .result_cache import ResultCache
 
-        known = scan_project([targets[i].real for i in order], table.names)
+        cache = ResultCache(table) if job.use_cache else None
+        known = scan_project([targets[i].real for i in order], table.names, cache=cache)
         job = replace(
             job, options=job.options.with_changes(known_names=job.options.known_names | known)
         )

@@ -199,19 +199,24 @@ def test_github_annotations(tmp_path: Path) -> None:
     result = _check(root, "src", "--format", "github")
     assert result.returncode == 1
     lines = result.stdout.decode().splitlines()
-    assert "::error file=src/a.cu,line=4,col=3,title=HPY100 translatable-cuda-reference::" in "\n".join(
-        lines
+    assert (
+        "::error file=src/a.cu,line=4,col=3,title=HPY100 translatable-cuda-reference::"
+        in "\n".join(lines)
     )
     commands = [line for line in lines if line.startswith("::")]
     assert len(commands) == 4
     for line in commands:
-        assert re.fullmatch(r"::error file=src/[ah]\.cu,line=\d+,col=\d+,title=HPY\d+ [\w.-]+::.+", line)
+        assert re.fullmatch(
+            r"::error file=src/[ah]\.cu,line=\d+,col=\d+,title=HPY\d+ [\w.-]+::.+", line
+        )
     assert "%25 32" in "\n".join(commands)  # "% 32" escaped as workflow commands need
     # with --fail-on error nothing fails: the same findings become warnings
     relaxed = _check(root, "src", "--format", "github", "--fail-on", "error")
     assert relaxed.returncode == 0
     assert all(
-        line.startswith("::warning ") for line in relaxed.stdout.decode().splitlines() if line.startswith("::")
+        line.startswith("::warning ")
+        for line in relaxed.stdout.decode().splitlines()
+        if line.startswith("::")
     )
 
 
@@ -280,7 +285,9 @@ def test_usage_and_input_errors_exit_2(tmp_path: Path) -> None:
 def test_suppression_comment_and_ignore(tmp_path: Path) -> None:
     root = _tree(
         tmp_path,
-        {"a.cu": "void f(float** p) {\n  cudaMalloc(p, 4);  // hipify-py: ignore[HPY100]\n  cudaFree(*p);\n}\n"},
+        {
+            "a.cu": "void f(float** p) {\n  cudaMalloc(p, 4);  // hipify-py: ignore[HPY100]\n  cudaFree(*p);\n}\n"
+        },
     )
     _, document = _json(root, ".")
     assert [f["name"] for f in _findings(document)] == ["cudaFree"]
@@ -290,9 +297,7 @@ def test_suppression_comment_and_ignore(tmp_path: Path) -> None:
 
 def test_configuration_paths_and_select(tmp_path: Path) -> None:
     root = _tree(tmp_path, {"src/a.cu": CUDA, "src/h.cu": HAZARD, "other/b.cu": CUDA})
-    (root / "pyproject.toml").write_text(
-        '[tool.hipify-py]\npaths = ["src"]\nselect = ["HPY4"]\n'
-    )
+    (root / "pyproject.toml").write_text('[tool.hipify-py]\npaths = ["src"]\nselect = ["HPY4"]\n')
     _, document = _json(root)
     assert {f["path"] for f in _findings(document)} == {"src/h.cu"}
     assert {f["code"] for f in _findings(document)} == {"HPY420"}
@@ -313,7 +318,9 @@ def test_baseline_ratchet(tmp_path: Path) -> None:
     assert baseline["version"] == 1
     entries = baseline["findings"]
     assert len(entries) == 4
-    assert entries == sorted(entries, key=lambda e: (e["path"], e["code"], e["name"], e["fingerprint"]))
+    assert entries == sorted(
+        entries, key=lambda e: (e["path"], e["code"], e["name"], e["fingerprint"])
+    )
     assert {"path", "code", "name", "fingerprint"} == set(entries[0])
     assert (root / "baseline.json").stat().st_mode & 0o044  # readable by others, not 0600
 
@@ -323,7 +330,9 @@ def test_baseline_ratchet(tmp_path: Path) -> None:
     (root / "src" / "a.cu").write_text(moved)
     assert _check(root, "src", "--baseline", "baseline.json").returncode == 0
     # one new finding fails, and only that one
-    (root / "src" / "a.cu").write_text(moved.replace("  return 0;", "  cudaDeviceSynchronize();\n  return 0;"))
+    (root / "src" / "a.cu").write_text(
+        moved.replace("  return 0;", "  cudaDeviceSynchronize();\n  return 0;")
+    )
     code, document = _json(root, "src", "--baseline", "baseline.json")
     assert code == 1
     failing = [f for f in _findings(document) if f["failing"]]
@@ -331,10 +340,14 @@ def test_baseline_ratchet(tmp_path: Path) -> None:
     assert sum(f["baselined"] for f in _findings(document)) == 4
     text = _check(root, "src", "--baseline", "baseline.json").stdout.decode()
     assert "(baselined)" in text and "1 failing" in text and "4 baselined" in text
-    sarif = json.loads(_check(root, "src", "--baseline", "baseline.json", "--format", "sarif").stdout)
+    sarif = json.loads(
+        _check(root, "src", "--baseline", "baseline.json", "--format", "sarif").stdout
+    )
     states = sorted(r["baselineState"] for r in sarif["runs"][0]["results"])
     assert states == ["new", "unchanged", "unchanged", "unchanged", "unchanged"]
-    github = _check(root, "src", "--baseline", "baseline.json", "--format", "github").stdout.decode()
+    github = _check(
+        root, "src", "--baseline", "baseline.json", "--format", "github"
+    ).stdout.decode()
     assert [line for line in github.splitlines() if line.startswith("::")] == [
         line for line in github.splitlines() if "cudaDeviceSynchronize" in line
     ]

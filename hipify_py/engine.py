@@ -84,13 +84,18 @@ def _annotate(ctx: Context) -> None:
             continue  # annotated by an earlier run
         start = ctx.lines.offset_of_line(diagnostic.line)
         end = start + len(line)
-        if line.rstrip().endswith("\\"):
+        continued = line.rstrip().endswith("\\")
+        if continued:
             end = start + len(line.rstrip()) - 1
         if lexed.spans_past(end):
             continue  # the line ends inside a block comment or string that goes on
         message = diagnostic.message.replace("*/", "* /")
         ctx.edit(
-            end, end, f" /* hipify-py: {diagnostic.code} {message} */", "annotate", structural=False
+            end,
+            end,
+            f" /* hipify-py: {diagnostic.code} {message} */" + (" " if continued else ""),
+            "annotate",
+            structural=False,
         )
 
 

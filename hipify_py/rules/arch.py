@@ -57,8 +57,8 @@ def _report(ctx: Context, start: int) -> None:
     ctx.report(
         D.CUDA_ARCH_GATE,
         start,
-        f"{NAME} is never defined by hipcc, so this test is false in HIP device code too; "
-        "left unchanged",
+        f"{NAME} is never defined by hipcc (it reads as 0 in #if), so this version test "
+        "takes the wrong branch in HIP device code; left unchanged",
         hint=f"test the device pass with {DEVICE_PASS}; for a feature gate use an AMD arch "
         "macro such as __gfx942__ or a feature test",
         name=NAME,

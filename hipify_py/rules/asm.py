@@ -62,7 +62,7 @@ def _instructions(ctx: Context, node: tree_sitter.Node) -> str:
 
 
 def _string_contents(node: tree_sitter.Node) -> list[tree_sitter.Node]:
-    if node.type == "string_content":
+    if node.type in ("string_content", "escape_sequence"):
         return [node]
     found: list[tree_sitter.Node] = []
     for child in node.children:

@@ -68,8 +68,8 @@ def _fp8(ctx: Context) -> None:
         ctx.report(
             D.FP8_FORMAT,
             start,
-            f"{name}: fp8 is translated to {detail}; values that overflow or are NaN "
-            "differ from CUDA's",
+            f"{name}: fp8 is translated to {detail}"
+            + ("; values that overflow or are NaN differ from CUDA's" if flavour == "fnuz" else ""),
             hint="choose with --fp8 fnuz|ocp (default: what --offload-arch has); compare "
             "results against a reference",
             name=name,
@@ -122,7 +122,8 @@ def _device_prop(ctx: Context) -> None:
         ctx.report(
             D.DEVICE_PROP_VALUE,
             match.start(),
-            f"{match.group(1)}.{field} has a different value on AMD GPUs: {_PROP_FIELDS[field]}",
+            f"{' '.join(match.group(0).split())} has a different value on AMD GPUs: "
+            f"{_PROP_FIELDS[field]}",
             hint="do not hard-code NVIDIA limits; size work from the values HIP reports",
             name=field,
         )

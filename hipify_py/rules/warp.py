@@ -274,7 +274,9 @@ def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
     kind = mask_kind(ctx, mask)
     partial = kind in ("partial", "computed")
     if partial:
-        _report_mask(ctx, call, mask, kind)
+        side_effects = _SIDE_EFFECTS.search(mask) is not None
+        vote_in_macro = call.node is None and not call.name.startswith("__shfl")
+        _report_mask(ctx, call, mask, kind, kept=not modern and (side_effects or vote_in_macro))
     if modern:
         _converted(ctx, call)
         if kind == "full":
@@ -325,13 +327,13 @@ def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
     return False
 
 
-def _report_mask(ctx: Context, call: _Call, mask: str, kind: str) -> None:
+def _report_mask(ctx: Context, call: _Call, mask: str, kind: str, kept: bool = False) -> None:
     ctx.report(
         D.WARP_PARTIAL_MASK,
         call.start,
         f"{call.name} with the {kind} mask {mask!r}: a gfx942 wavefront numbers its lanes "
-        "0-63, so a mask written for 32-lane warps names lanes of the first half only "
-        "(translated keeping the same lanes)",
+        "0-63, so a mask written for 32-lane warps names lanes of the first half only"
+        + ("" if kept else " (translated keeping the same lanes)"),
         hint="check that the lanes the mask names are the lanes meant on a 64-lane "
         "wavefront (lane ids from threadIdx.x % warpSize, not % 32)",
         name=call.name,
@@ -413,7 +415,7 @@ def _check_width(ctx: Context, call: _Call) -> None:
             ]
             type_text = " ".join([*qualifiers, ctx.node_text(type_node)])
             if _NARROW_TYPES.match(" ".join(type_text.split())):
-                _report_width(ctx, call, f"stored in a {type_text.strip()}")
+                _report_width(ctx, call, f"stored in {type_text.strip()}")
         return
     if parent.type == "argument_list":
         outer = parent.parent

@@ -68,7 +68,9 @@ def run(ctx: Context) -> None:
             ctx.report(
                 D.WARP_SIZE_COMPARE,
                 match.start(),
-                f"`{match.group()}` is never true on gfx942, whose wavefronts have 64 lanes",
+                f"`{match.group()}` is "
+                + ("always" if "!=" in match.group() else "never")
+                + " true on gfx942, whose wavefronts have 64 lanes",
                 hint="handle warpSize 64 (and 32 on other AMD GPUs), or write the code for any "
                 "warpSize",
             )
@@ -211,8 +213,9 @@ def _constants(ctx: Context) -> None:
                 if fixed
                 else ""
             ),
-            hint="use warpSize in device code (it is not a compile-time constant in HIP, so "
-            "array sizes and template arguments need a constant such as 64 or a rewrite)",
+            hint="use warpSize in device code (a constant 64 on gfx942 with HIP 5.7, but not "
+            "every HIP version and target makes it one, so array sizes and template arguments "
+            "are better sized for 64 explicitly)",
             name=name,
         )
 

@@ -4,13 +4,10 @@ the whole tree."""
 
 from __future__ import annotations
 
-import re
-
 import tree_sitter
 
 from ..context import Context
 
-_MARKERS = re.compile(r"(?<![\w])__(?:global|device)__(?![\w])")
 _FUNCTIONS = frozenset({"function_definition", "lambda_expression"})
 
 
@@ -21,8 +18,16 @@ def device_bodies(ctx: Context) -> list[tuple[int, int, tree_sitter.Node]]:
         return cached  # type: ignore[return-value]
     seen: set[int] = set()
     bodies: list[tuple[int, int, tree_sitter.Node]] = []
-    for match in _MARKERS.finditer(ctx.text):
-        node = ctx.root.descendant_for_byte_range(match.start(), match.end())
+    from .identifiers import occurrences
+
+    # str.find-based: much faster than a regex with a look-behind on big files
+    markers = sorted(
+        (start, start + len(word))
+        for word in ("__global__", "__device__")
+        for start in occurrences(ctx.text, word)
+    )
+    for marker_start, marker_end in markers:
+        node = ctx.root.descendant_for_byte_range(marker_start, marker_end)
         while node is not None and node.type not in _FUNCTIONS:
             if node.type in ("translation_unit", "declaration", "field_declaration"):
                 node = None

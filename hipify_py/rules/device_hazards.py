@@ -26,7 +26,7 @@ _FETCHES = re.compile(
     r"tex1DLod|tex2DLod|tex3DLod|tex1DGrad|tex2DGrad|tex3DGrad|surf1Dread|surf2Dread|surf3Dread|"
     r"surf1Dwrite|surf2Dwrite|surf3Dwrite)\s*(?:<[^<>;]*>)?\s*\("
 )
-_PROP_DECL = re.compile(r"\b(?:cudaDeviceProp|hipDeviceProp_t)\s*[*&]?\s*(\w+)")
+_AFTER_TYPE = re.compile(r"\s*[*&]?\s*(\w+)")
 # field -> why its value differs on gfx942 (MI300X)
 _PROP_FIELDS = {
     "warpSize": "it is 64 on gfx942 (32 on NVIDIA GPUs)",
@@ -40,7 +40,18 @@ _PROP_FIELDS = {
     "minor": "compute capability has no meaning on AMD (gfx942 reports 9.4); use gcnArchName",
     "l2CacheSize": "MI300X has a 4 MB L2 per XCD and a 256 MB Infinity Cache",
 }
-_HALF2_DECL = re.compile(r"\b(?:__)?half2\s*[*&]?\s*(\w+)\s*[=;,)\[{]")
+_AFTER_HALF2 = re.compile(r"\s*[*&]?\s*(\w+)\s*[=;,)\[{]")
+
+
+def _declared(text: str, types: tuple[str, ...], after: re.Pattern[str]) -> set[str]:
+    """Names declared with one of ``types`` (found with str.find: fast)."""
+    names = set()
+    for type_name in types:
+        for start in occurrences(text, type_name):
+            match = after.match(text, start + len(type_name))
+            if match is not None:
+                names.add(match.group(1))
+    return names
 
 
 def run(ctx: Context) -> None:
@@ -107,7 +118,9 @@ def _textures(ctx: Context) -> None:
 
 
 def _device_prop(ctx: Context) -> None:
-    variables = {m.group(1) for m in _PROP_DECL.finditer(ctx.text)}
+    if "DeviceProp" not in ctx.text:
+        return
+    variables = _declared(ctx.text, ("cudaDeviceProp", "hipDeviceProp_t"), _AFTER_TYPE)
     if not variables:
         return
     scanner = scanner_of(ctx)
@@ -130,7 +143,9 @@ def _device_prop(ctx: Context) -> None:
 
 
 def _half2_members(ctx: Context) -> None:
-    variables = {m.group(1) for m in _HALF2_DECL.finditer(ctx.text)}
+    if "half2" not in ctx.text:
+        return
+    variables = _declared(ctx.text, ("half2", "__half2"), _AFTER_HALF2)
     if not variables:
         return
     scanner = scanner_of(ctx)

@@ -16,6 +16,7 @@ import tree_sitter
 from .. import diagnostics as D
 from ..context import Context
 from .device_code import device_bodies, function_name, in_device_code
+from .identifiers import occurrences
 from .warp import _definition_of
 
 _LANE_MATH = {("%", "32"), ("/", "32"), ("&", "31"), (">>", "5")}
@@ -63,7 +64,7 @@ def run(ctx: Context) -> None:
     _reductions(ctx)
     _constants(ctx)
     _shared_arrays(ctx)
-    for match in _COMPARE.finditer(ctx.text):
+    for match in _COMPARE.finditer(ctx.text) if "warpSize" in ctx.text else ():
         if _number_in_code(ctx, match.start(), match.end()):
             ctx.report(
                 D.WARP_SIZE_COMPARE,
@@ -140,9 +141,13 @@ _HALVING = re.compile(r"(?:/=\s*2|>>=\s*1|=\s*\w+\s*/\s*2|=\s*\w+\s*>>\s*1)\b")
 
 
 def _reductions(ctx: Context) -> None:
+    text = ctx.text
     for start, end, _ in device_bodies(ctx):
-        for match in _FOR.finditer(ctx.text, start, end):
-            node = ctx.root.descendant_for_byte_range(match.start(), match.start() + 3)
+        pos = text.find("16", start, end)  # a reduction from 16 mentions 16: skip the rest
+        if pos == -1:
+            continue
+        for for_at in occurrences(text[start:end], "for"):
+            node = ctx.root.descendant_for_byte_range(start + for_at, start + for_at + 3)
             loop = node.parent if node is not None else None
             if loop is None or loop.type != "for_statement":
                 continue
@@ -165,7 +170,7 @@ def _reductions(ctx: Context) -> None:
                 end=loop.end_byte,
             )
     # unrolled: __shfl_down_sync(mask, v, 16) as the first step
-    for match in _SHFL_OFFSET.finditer(ctx.text):
+    for match in _SHFL_OFFSET.finditer(ctx.text) if "__shfl_" in ctx.text else ():
         node = ctx.root.descendant_for_byte_range(match.start(), match.start() + 2)
         call = node.parent if node is not None else None
         if call is None or call.type != "call_expression":
@@ -188,7 +193,28 @@ def _reductions(ctx: Context) -> None:
 
 
 def _constants(ctx: Context) -> None:
-    for match in _WARP_CONSTANT.finditer(ctx.text):
+    # cheap first pass: only lines with a warp-named word and a 32 can match
+    seen: set[int] = set()
+    lines_done: set[int] = set()
+    text = ctx.text
+    pos = text.find("32")
+    while pos != -1:
+        line_start = text.rfind("\n", 0, pos) + 1
+        line_end = text.find("\n", pos)
+        line_end = len(text) if line_end == -1 else line_end
+        if line_start not in lines_done and "warp" in text[line_start:line_end].lower():
+            lines_done.add(line_start)
+            # an enum's braces may open lines above: look back a little
+            back = text.rfind("enum", max(0, line_start - 2000), line_start)
+            _constants_in(ctx, back if back != -1 else line_start, line_end, seen)
+        pos = text.find("32", line_end)
+
+
+def _constants_in(ctx: Context, start: int, end: int, seen: set[int]) -> None:
+    for match in _WARP_CONSTANT.finditer(ctx.text, start, end):
+        if match.start() in seen:
+            continue
+        seen.add(match.start())
         name = match.group(1) or match.group(2) or match.group(3)
         where = match.start(1) if match.group(1) else match.start()
         if not _number_in_code(ctx, where, where + 1):
@@ -244,8 +270,8 @@ def _only_lane_counts(ctx: Context, name: str, after: int) -> bool:
 
 
 def _shared_arrays(ctx: Context) -> None:
-    for match in re.finditer(r"(?<![\w])__shared__(?![\w])", ctx.text):
-        node = ctx.root.descendant_for_byte_range(match.start(), match.end())
+    for start in occurrences(ctx.text, "__shared__"):
+        node = ctx.root.descendant_for_byte_range(start, start + len("__shared__"))
         while node is not None and node.type not in ("declaration", "translation_unit"):
             node = node.parent
         if node is None or node.type != "declaration":

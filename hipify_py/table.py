@@ -51,7 +51,16 @@ VERSION_FIELDS = (
 )
 TEXT_FIELDS = ("hip", "roc", "kind", "status", "note", "hint", "header")
 ROW_FIELDS = frozenset(
-    (*TEXT_FIELDS, *VERSION_FIELDS, "override", "in_call", "arg_casts", "arg_wraps", "by_arity")
+    (
+        *TEXT_FIELDS,
+        *VERSION_FIELDS,
+        "override",
+        "in_call",
+        "arg_casts",
+        "arg_wraps",
+        "by_arity",
+        "arg_defaults",
+    )
 )
 HEADER_FIELDS = frozenset(
     {"hip", "roc", "library", "status", "note", "hint", "hip_added", "override", "needs_runtime"}
@@ -108,6 +117,14 @@ class Row(NamedTuple):
     # (number of arguments, name): a call with that many arguments becomes
     # that name (cudaEventCreate(&e, flags) -> hipEventCreateWithFlags)
     by_arity: tuple[tuple[int, str], ...] = ()
+    # (argument index, HIP text): CUDA declares a default for that parameter and
+    # HIP does not, so a call that leaves it out gets it spelled out
+    # (cudaStreamWaitEvent(s, e) -> hipStreamWaitEvent(s, e, 0))
+    arg_defaults: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def fixes_arguments(self) -> bool:
+        return bool(self.arg_casts or self.arg_wraps or self.arg_defaults)
 
     def hip_added_version(self) -> Version | None:
         return parse_version(self.hip_added) if self.hip_added else None
@@ -324,6 +341,7 @@ def _parse_row(
         arg_casts=_int_keyed(data.get("arg_casts"), where, name, "arg_casts"),
         arg_wraps=_int_keyed(data.get("arg_wraps"), where, name, "arg_wraps"),
         by_arity=_int_keyed(data.get("by_arity"), where, name, "by_arity"),
+        arg_defaults=_int_keyed(data.get("arg_defaults"), where, name, "arg_defaults"),
         origin=where,
         **{key: values[key] for key in VERSION_FIELDS},
     )
@@ -466,7 +484,8 @@ def mapping_files(directory: Path) -> list[Path]:
 
 
 def content_digest(files: Iterable[Path]) -> str:
-    h = hashlib.sha256(f"schema{SCHEMA_VERSION}".encode())
+    # the row layout is part of the key: a cache from another layout is stale
+    h = hashlib.sha256(f"schema{SCHEMA_VERSION}{Row._fields}{HeaderRow._fields}".encode())
     for path in files:
         h.update(path.name.encode() + b"\0")
         h.update(path.read_bytes())

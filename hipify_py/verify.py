@@ -693,8 +693,8 @@ def identifiers(emitted: str) -> list[tuple[str, bool]]:
     out: list[tuple[str, bool]] = []
     for match in _IDENT.finditer(emitted):
         word = match.group(0)
-        if word in CXX_WORDS:
-            continue
+        if word in CXX_WORDS or word.startswith("__builtin_"):
+            continue  # the compiler's own, declared by no header
         qualifier = emitted[match.end() :].lstrip().startswith("::")
         out.append((word, qualifier))
     return out

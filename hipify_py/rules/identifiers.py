@@ -23,6 +23,7 @@ from ..context import Context, cached_version
 from ..lexer import SpanIndex, opaque_spans, span_kind
 from ..table import Row
 from ..versions import format_version
+from .call_args import Call, call_in_text, call_of_node, fix_arguments
 
 IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
 
@@ -440,10 +441,9 @@ def _rename(
     target = ctx.hip_name_for(row)
     if row.in_call and node is not None and target == row.hip:
         target = _in_call_name(row, node, ctx) or target
-    wants_call = node is not None and bool(row.by_arity or row.arg_casts or row.arg_wraps)
-    call_args = _call_arguments(node) if node is not None and wants_call else None
-    if call_args is not None and row.by_arity and target == row.hip:
-        target = dict(row.by_arity).get(len(call_args), target)
+    call = _call(ctx, row, start, end, node, in_string)
+    if call is not None and row.by_arity and target == row.hip:
+        target = dict(row.by_arity).get(len(call.args), target)
     if target is None:
         ctx.stats.unconverted[name] += 1
         ctx.stats.unconverted_library[row.library] += 1
@@ -484,12 +484,8 @@ def _rename(
         return
     ctx.stats.converted[(row.library, row.kind)] += 1
     ctx.references.append((start, name, target, row.library))
-    if (
-        call_args is not None
-        and (row.arg_casts or row.arg_wraps)
-        and target == ctx.hip_name_for(row)
-    ):
-        _cast_arguments(ctx, row, call_args)
+    if call is not None and row.fixes_arguments and target == ctx.hip_name_for(row):
+        fix_arguments(ctx, row, call)
     if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
         ctx.uses_runtime = True
     if target != name:
@@ -522,55 +518,6 @@ def _rename(
         )
 
 
-def _call_arguments(node: tree_sitter.Node) -> list[tree_sitter.Node] | None:
-    """The argument nodes when ``node`` names the function of a call, else None."""
-    function, call = node, node.parent
-    if call is not None and call.type == "qualified_identifier":
-        function, call = call, call.parent
-    if call is None or call.type != "call_expression":
-        return None
-    if call.child_by_field_name("function") != function:
-        return None
-    arguments = call.child_by_field_name("arguments")
-    if arguments is None:
-        return None
-    return [c for c in arguments.named_children if c.type != "comment"]
-
-
-def _declared_as(ctx: Context, name: str, cast: str) -> bool:
-    """Is ``name`` declared somewhere in the file with exactly the type ``cast``?"""
-    parts = [re.escape(p) for p in re.findall(r"\w+|\*", cast)]
-    pattern = r"\s*".join(parts) + r"\s*" + re.escape(name) + r"\b"
-    return re.search(r"(?<![\w*])" + pattern, ctx.text) is not None
-
-
-_SYMBOL_ARGS = frozenset({"identifier", "qualified_identifier", "field_expression"})
-
-
-def _cast_arguments(ctx: Context, row: Row, args: list[tree_sitter.Node]) -> None:
-    """Wrap arguments in the casts HIP's signatures need (``(void**)(&p)``) and
-    pass symbols through HIP's macros (``HIP_SYMBOL(sym)``)."""
-    group = ctx.new_group()
-    for index, macro in row.arg_wraps:
-        if index < len(args) and args[index].type in _SYMBOL_ARGS:
-            arg = args[index]
-            ctx.edit(arg.start_byte, arg.start_byte, f"{macro}(", "cast", group=group)
-            ctx.edit(arg.end_byte, arg.end_byte, ")", "cast", group=group)
-    for index, cast in row.arg_casts:
-        if index >= len(args):
-            continue
-        arg = args[index]
-        text = ctx.node_text(arg).replace(" ", "")
-        if text.startswith(f"({cast.replace(' ', '')})") or text.startswith(
-            f"reinterpret_cast<{cast.replace(' ', '')}>"
-        ):
-            continue  # already cast
-        if arg.type == "identifier" and _declared_as(ctx, text, cast):
-            continue  # `void** p` already has the type
-        ctx.edit(arg.start_byte, arg.start_byte, f"({cast})(", "cast", group=group)
-        ctx.edit(arg.end_byte, arg.end_byte, ")", "cast", group=group)
-
-
 _STOP_AT = frozenset(
     {
         "expression_statement",
@@ -600,6 +547,20 @@ def _in_call_name(row: Row, node: tree_sitter.Node, ctx: Context) -> str | None:
             return None
         current = current.parent
     return None
+
+
+def _call(
+    ctx: Context, row: Row, start: int, end: int, node: tree_sitter.Node | None, in_string: bool
+) -> Call | None:
+    """The call this name makes, when the row has argument-level fixes."""
+    if in_string or not (row.by_arity or row.fixes_arguments):
+        return None
+    if node is not None:
+        return call_of_node(node)
+    body = ctx.root.descendant_for_byte_range(start, end)
+    if body is None or body.type != "preproc_arg":
+        return None
+    return call_in_text(ctx.text, end, body.end_byte)
 
 
 def _describe(row: Row) -> str:

@@ -1,0 +1,93 @@
+"""Argument-level fixes (casts, HIP_SYMBOL, defaults HIP lacks), in code and in
+``#define`` bodies, and the scanner that splits calls inside macro bodies."""
+
+from __future__ import annotations
+
+import pytest
+
+from hipify_py import translate
+from hipify_py.rules.call_args import call_in_text
+
+
+def out(src: str, **options: object) -> str:
+    text = translate(src, **options).text
+    assert isinstance(text, str)
+    return text
+
+
+def test_default_argument_hip_lacks_is_spelled_out() -> None:
+    src = "void f(cudaStream_t s, cudaEvent_t e) { cudaStreamWaitEvent(s, e); }\n"
+    assert "hipStreamWaitEvent(s, e, 0);" in out(src)
+
+
+def test_given_argument_is_not_doubled() -> None:
+    src = "void f(cudaStream_t s, cudaEvent_t e) { cudaStreamWaitEvent(s, e, 0); }\n"
+    assert "hipStreamWaitEvent(s, e, 0);" in out(src)
+
+
+def test_default_argument_inside_macro_body() -> None:
+    src = "#define WAIT(s, e) CHECK(cudaStreamWaitEvent(s, e))\n"
+    assert "#define WAIT(s, e) CHECK(hipStreamWaitEvent(s, e, 0))" in out(src)
+
+
+def test_kernel_cast_inside_macro_body_with_continuations() -> None:
+    src = (
+        "#define SET_LIMIT(kernel, nbytes) \\\n"
+        "    CHECK(cudaFuncSetAttribute(kernel, \\\n"
+        "        cudaFuncAttributeMaxDynamicSharedMemorySize, nbytes))\n"
+    )
+    assert (
+        "CHECK(hipFuncSetAttribute((const void*)(kernel), \\\n"
+        "        hipFuncAttributeMaxDynamicSharedMemorySize, nbytes))"
+    ) in out(src)
+
+
+def test_symbol_wrap_inside_macro_body() -> None:
+    src = "#define COPY(sym, src) cudaMemcpyToSymbol(sym, src, sizeof(sym))\n"
+    assert "hipMemcpyToSymbol(HIP_SYMBOL(sym), src, sizeof(sym))" in out(src)
+
+
+def test_template_kernel_argument_in_code_and_macro() -> None:
+    code = "void f() { cudaFuncSetAttribute(k<float, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, 9); }\n"
+    assert "hipFuncSetAttribute((const void*)(k<float, 4>), " in out(code)
+    macro = "#define S cudaFuncSetAttribute(k<float, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, 9)\n"
+    assert "hipFuncSetAttribute((const void*)(k<float, 4>), " in out(macro)
+
+
+def test_macro_call_cut_by_the_end_of_the_body_gets_no_fix() -> None:
+    src = "#define OPEN cudaStreamWaitEvent(s,\n"
+    result = out(src)
+    assert "hipStreamWaitEvent(s," in result and ", 0" not in result
+
+
+def test_trap_becomes_the_clang_builtin() -> None:
+    src = "__global__ void k(int* p) { if (!p) __trap(); }\n"
+    assert "__builtin_trap();" in out(src)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("f(a, b)", ["a", "b"]),
+        ("f()", []),
+        ("f( x )", ["x"]),
+        ("f(g(a, b), c[1, 2], {d, e})", ["g(a, b)", "c[1, 2]", "{d, e}"]),
+        ("f(k<T, 4>, n)", ["k<T, 4>", "n"]),
+        ("f(a < b, c)", ["a < b", "c"]),
+        ("f(n > 0 ? a : b, c)", ["n > 0 ? a : b", "c"]),
+        # as in C++ itself, `name<` with a `>` later reads as template arguments
+        ("f(a < b, c > d)", ["a < b, c > d"]),
+        ('f("a, b", \',\')', ['"a, b"', "','"]),
+        ("f(a, \\\n  b)", ["a", "b"]),
+    ],
+)
+def test_call_in_text_splits_top_level_commas(text: str, expected: list[str]) -> None:
+    call = call_in_text(text, 1, len(text))
+    assert call is not None
+    assert [text[a.start : a.end] for a in call.args] == expected
+    assert text[call.close] == ")"
+
+
+@pytest.mark.parametrize("text", ["f(a, b", "f(a; b)", "f(a /* x */)", "f)", "g", 'f("a)'])
+def test_call_in_text_gives_up_when_unsure(text: str) -> None:
+    assert call_in_text(text, 1, len(text)) is None

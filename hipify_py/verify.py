@@ -898,6 +898,10 @@ def verify(
             continue
         if row.hip:
             checks.append(hip_check(row, "hip", row.hip))
+            # the names a row emits in some calls: by arity, inside other calls
+            for _, variant in (*row.by_arity, *row.in_call):
+                if variant:
+                    checks.append(hip_check(row, "hip", variant))
         if row.roc:
             checks.append(hip_check(row, "roc", row.roc))
         if cuda is not None:

@@ -91,3 +91,33 @@ def test_call_in_text_splits_top_level_commas(text: str, expected: list[str]) ->
 @pytest.mark.parametrize("text", ["f(a, b", "f(a; b)", "f(a /* x */)", "f)", "g", 'f("a)'])
 def test_call_in_text_gives_up_when_unsure(text: str) -> None:
     assert call_in_text(text, 1, len(text)) is None
+
+
+def test_cuda12_graph_instantiate_forms() -> None:
+    src = (
+        "void f(cudaGraphExec_t* e, cudaGraph_t g) {\n"
+        "  cudaGraphInstantiate(e, g, 0);\n"
+        "  cudaGraphInstantiate(e, g);\n"
+        "  cudaGraphInstantiate(e, g, nullptr, nullptr, 0);\n"
+        "}\n"
+    )
+    text = out(src, hip_version="5.7")
+    assert "hipGraphInstantiateWithFlags(e, g, 0);\n  hipGraphInstantiateWithFlags(e, g, 0);" in text
+    assert "hipGraphInstantiate(e, g, nullptr, nullptr, 0);" in text
+
+
+def test_cuda12_capture_info_uses_the_v2_function() -> None:
+    src = "void f(cudaStream_t s) { cudaStreamGetCaptureInfo(s, &st, &id, &g, &d, &n); }\n"
+    assert "hipStreamGetCaptureInfo_v2(s, &st, &id, &g, &d, &n);" in out(src, hip_version="5.7")
+    three = "void f(cudaStream_t s) { cudaStreamGetCaptureInfo(s, &st, &id); }\n"
+    assert "hipStreamGetCaptureInfo(s, &st, &id);" in out(three, hip_version="5.7")
+
+
+def test_arity_hip_lacks_is_reported_and_left_alone() -> None:
+    src = "void f(cudaGraphExec_t e, cudaGraph_t g) { cudaGraphExecUpdate(e, g, &info); }\n"
+    result = translate(src, hip_version="5.7")
+    assert "cudaGraphExecUpdate(e, g, &info);" in str(result.text)
+    found = [d for d in result.diagnostics if d.code == "HPY101"]
+    assert found and "with 3 arguments" in found[0].message
+    four = "void f(cudaGraphExec_t e, cudaGraph_t g) { cudaGraphExecUpdate(e, g, &n, &r); }\n"
+    assert "hipGraphExecUpdate(e, g, &n, &r);" in out(four, hip_version="5.7")

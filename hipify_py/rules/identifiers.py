@@ -441,24 +441,29 @@ def _rename(
 ) -> None:
     name = row.cuda
     target = ctx.hip_name_for(row)
-    if row.in_call and node is not None and target == row.hip:
+    using_roc = target is not None and target != row.hip
+    if row.in_call and node is not None and not using_roc:
         target = _in_call_name(row, node, ctx) or target
     call = _call(ctx, row, start, end, node, in_string)
-    if call is not None and row.by_arity and target == row.hip:
-        target = dict(row.by_arity).get(len(call.args), target)
+    form = ""
+    if call is not None and row.by_arity and not using_roc:
+        variant = dict(row.by_arity).get(len(call.args))
+        if variant is not None:
+            # "" marks a form (an arity) of the CUDA call that HIP lacks
+            target = variant or None
+            form = "" if variant else f" with {len(call.args)} arguments"
     if target is None:
         ctx.stats.unconverted[name] += 1
         ctx.stats.unconverted_library[row.library] += 1
         ctx.report(
             D.UNSUPPORTED_API,
             start,
-            f"{name} has no HIP equivalent ({_describe(row)}); left unchanged",
+            f"{name}{form} has no HIP equivalent ({_describe(row)}); left unchanged",
             hint=row.hint or row.note or "port this use by hand",
             name=name,
             end=end,
         )
         return
-    using_roc = target != row.hip
     if not using_roc and row.hip_added and cached_version(row.hip_added) > ctx.target_hip:
         ctx.stats.unconverted[name] += 1
         ctx.stats.unconverted_library[row.library] += 1
@@ -486,7 +491,7 @@ def _rename(
         return
     ctx.stats.converted[(row.library, row.kind)] += 1
     ctx.references.append((start, name, target, row.library))
-    if call is not None and row.fixes_arguments and target == ctx.hip_name_for(row):
+    if call is not None and row.fixes_arguments and not using_roc:
         fix_arguments(ctx, row, call)
     if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
         ctx.uses_runtime = True

@@ -177,6 +177,50 @@ def _reference_message(name: str, hip: str, library: str) -> str:
     return f"{what} {name}{where} remains; hipify-py translates it to {hip}"
 
 
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _change_message(old: str, new: str, rule: str) -> str:
+    who = f"hipify-py ({rule})" if rule else "hipify-py"
+    if not old.strip():
+        return f"{who} inserts `{_short(new)}` here"
+    if not new.strip():
+        return f"{who} removes `{_short(old)}`"
+    return f"`{_short(old)}` remains; {who} rewrites it to `{_short(new)}`"
+
+
+def pending_changes(report: FileReport) -> list[tuple[int, int, str, str, str, str]]:
+    """What translating the file (at the options of its run) would change, as
+    (line, column, name, what it becomes, library, message): exactly the edits
+    the translator applies (report.changes), so that a file hipify-py has
+    translated has none.  An edit of a recorded CUDA reference is that name;
+    other edits of one line (a widened warp mask, a launch rewrite) make one
+    entry, folded into the line's reference when it has one."""
+    out: list[tuple[int, int, str, str, str, str]] = []
+    others: dict[int, list[tuple[int, str, str, str]]] = {}
+    reference_lines = set()
+    for line, column, name, hip, library, rule in report.changes:
+        if not rule:  # a CUDA reference
+            reference_lines.add(line)
+            out.append((line, column, name, hip, library, _reference_message(name, hip, library)))
+        else:
+            others.setdefault(line, []).append((column, name, hip, rule))
+    for line, edits in others.items():
+        if line in reference_lines:
+            continue
+        # name the line by a replacement rather than by an insertion
+        column, old, new, rule = min(edits, key=lambda e: (not e[1].strip(), e[0]))
+        message = _change_message(old, new, rule)
+        if len(edits) > 1:
+            more = len(edits) - 1
+            message += f" (and {more} more change{'s' if more > 1 else ''} on this line)"
+        out.append((line, column, _short(old) or _short(new), _short(new), "", message))
+    out.sort()
+    return out
+
+
 def findings_for(
     report: FileReport,
     path: str,
@@ -211,7 +255,7 @@ def findings_for(
             )
         )
     wants_references = options.wants(REFERENCE_CODE)
-    if not found and not (wants_references and report.references):
+    if not found and not (wants_references and report.changes):
         return []
     if data is None:
         try:
@@ -227,7 +271,7 @@ def findings_for(
         return lines.line_text(line) if 1 <= line <= count else b""
 
     if wants_references:
-        for line, column, name, hip, library in report.references:
+        for line, column, name, hip, library, message in pending_changes(report):
             if b"hipify-py" in data and _suppressed(text(line), REFERENCE_CODE):
                 continue
             found.append(
@@ -237,7 +281,7 @@ def findings_for(
                     column,
                     REFERENCE_CODE,
                     TRANSLATABLE_REFERENCE.severity,
-                    _reference_message(name, hip, library),
+                    message,
                     name=name,
                     library=library,
                     hip=hip,

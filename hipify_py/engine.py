@@ -29,6 +29,8 @@ class FileResult:
     references: list[tuple[int, str, str, str]] = field(default_factory=list)  # see Context
     errors_before: int = 0
     errors_after: int = 0
+    # the edits applied to ``original`` to make ``data``: (start, end, new bytes, rule)
+    edits: list[tuple[int, int, bytes, str]] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -106,7 +108,9 @@ def _errors_of(data: bytes) -> int:
 _MAX_GROUP_TRIALS = 32
 
 
-def _self_check(ctx: Context, data: bytes, accepted: list[Edit], before: int) -> tuple[bytes, int]:
+def _self_check(
+    ctx: Context, data: bytes, accepted: list[Edit], before: int
+) -> tuple[bytes, int, list[Edit]]:
     """Re-parse after structural edits; drop the edit groups that make it worse.
 
     Non-structural edits (identifier renames, header names) cannot change the
@@ -118,7 +122,7 @@ def _self_check(ctx: Context, data: bytes, accepted: list[Edit], before: int) ->
     output = apply(data, accepted)
     errors = _errors_of(output)
     if errors <= before:
-        return output, errors
+        return output, errors, accepted
     kept = [e for e in accepted if not e.structural]
     groups: dict[int, list[Edit]] = {}
     for edit in accepted:
@@ -141,7 +145,7 @@ def _self_check(ctx: Context, data: bytes, accepted: list[Edit], before: int) ->
             )
         )
     output = apply(data, kept)
-    return output, _errors_of(output) if kept else before
+    return output, _errors_of(output) if kept else before, kept
 
 
 def _parse_bytes(data: bytes, info: SourceInfo) -> bytes:
@@ -236,9 +240,14 @@ def _translate(
             f"the parser could not read {result.errors_before} region(s) of this file",
         )
     if output != data and any(edit.structural for edit in accepted):
-        output, result.errors_after = _self_check(ctx, data, accepted, result.errors_before)
+        output, result.errors_after, accepted = _self_check(
+            ctx, data, accepted, result.errors_before
+        )
     else:
         result.errors_after = result.errors_before
     result.data = output
+    result.edits = [
+        (e.start, e.end, e.text, e.rule) for e in accepted if data[e.start : e.end] != e.text
+    ]
     result.diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.offset, d.code))
     return result

@@ -25,7 +25,7 @@ from .options import Options
 from .table import MappingTable
 from .table_cache import cache_dir
 
-FORMAT = 1
+FORMAT = 2  # 2: FileResult.edits
 
 
 class ResultCache:

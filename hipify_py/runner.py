@@ -53,6 +53,11 @@ class FileReport:
     written: str = ""  # the path written, when one was
     # with Job.references: (line, column, CUDA name, what it becomes, library)
     references: list[tuple[int, int, str, str, str]] = field(default_factory=list)
+    # with Job.references: what the translation actually changes, one entry per
+    # applied edit: (line, column, the CUDA name or the original text, what it
+    # becomes, library, rule - "" when it is a CUDA reference the rules recorded);
+    # what `hipify-py check` reports as HPY100
+    changes: list[tuple[int, int, str, str, str, str]] = field(default_factory=list)
 
     @property
     def unsupported(self) -> int:
@@ -99,13 +104,17 @@ def process(
         options = options.with_changes(include_renames=target.include_renames)
     result = _translate(data, options, table, cache)
     report = FileReport(target.display, Status.UNCHANGED, result.diagnostics, result.stats)
-    if job.references and result.references:
+    if job.references and (result.references or result.edits):
         from .source import LineIndex
 
         lines = LineIndex(data)
         report.references = [
             (*lines.position(offset), name, target_name, library)
             for offset, name, target_name, library in result.references
+        ]
+        report.changes = [
+            (*lines.position(offset), name, hip, library, rule)
+            for offset, name, hip, library, rule in applied_changes(result)
         ]
     if result.skipped is not None:
         report.status = Status.SKIPPED
@@ -139,6 +148,51 @@ def process(
             report.status = Status.ERROR
             report.error = f"cannot write {target.output}: {_reason(exc)}"
     return report
+
+
+def applied_changes(result: FileResult) -> list[tuple[int, str, str, str, str]]:
+    """What the translation of ``result`` changes, from the edits it applied:
+    (offset, name, what it becomes, library, rule); rule is "" for a reference.
+
+    An edit over a CUDA reference the rules recorded (a renamed API, a mapped
+    header) is named by that reference; any other edit (a widened warp mask, a
+    rewritten launch, ``__CUDA_ARCH__``, an inserted define) by its original
+    text.  A reference no edit touches (a name HIP shares, a ``_sync`` warp
+    function kept for HIP >= 6.2) is not a change.
+    """
+    import bisect
+
+    references = sorted(result.references)
+    starts = [offset for offset, *_ in references]
+    out: list[tuple[int, str, str, str, str]] = []
+    covered: set[int] = set()
+
+    for start, end, text, rule in result.edits:
+        # references whose span [offset, offset + len(name)) the edit touches
+        first = bisect.bisect_left(starts, start - 256)
+        hits = []
+        for index in range(first, len(references)):
+            offset, name, target, library = references[index]
+            if offset >= max(end, start + 1):
+                break
+            stop = offset + len(name)
+            if (offset < end and start < stop) if start < end else offset < start < stop:
+                hits.append(index)
+        if hits:
+            for index in hits:
+                if index in covered:
+                    continue
+                covered.add(index)
+                offset, name, target, library = references[index]
+                replacement = text.decode("utf-8", "replace")
+                if (start, end) == (offset, offset + len(name)):
+                    target = replacement
+                out.append((offset, name, target, library, ""))
+            continue
+        before = result.original[start:end].decode("utf-8", "replace")
+        out.append((start, before, text.decode("utf-8", "replace"), "", rule))
+    out.sort()
+    return out
 
 
 def _rename_in_place(

@@ -188,3 +188,33 @@ def test_unsupported_api_still_blocks_after_translation(
     again = _git(repo, env, "commit", "-m", "unsupported")
     assert again.returncode != 0 and "cudaInitDevice" in again.stdout + again.stderr
     assert _commits(repo, env) == 1
+
+
+WARP_SYNC = """\
+__global__ void k(float* x) {
+  unsigned long long m = __ballot_sync(0xffffffff, x[0] > 0);
+  x[0] = m;
+}
+"""
+
+
+def test_translate_hook_then_check_hook_pass_for_warp_sync_functions(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    """The check hook reports what the translate hook changes: once hipify-py has
+    translated a file using the _sync warp functions (kept for HIP >= 6.2, the
+    default target), restaging it lets the commit through."""
+    repo, env = project
+    (repo / "k.cu").write_text(WARP_SYNC)
+    _git(repo, env, "add", "k.cu")
+    first = _git(repo, env, "commit", "-m", "warp")
+    output = first.stdout + first.stderr
+    assert first.returncode != 0 and "files were modified by this hook" in output, output
+    text = (repo / "k.cu").read_text()
+    assert "__ballot_sync(0xffffffffffffffffULL" in text
+    _git(repo, env, "add", "k.cu")
+    second = _git(repo, env, "commit", "-m", "warp")
+    output = second.stdout + second.stderr
+    assert second.returncode == 0, output
+    assert output.count("Passed") == 2, output
+    assert _commits(repo, env) == 2

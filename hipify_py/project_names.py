@@ -52,10 +52,17 @@ def is_defined(data: bytes, name: bytes) -> bool:
         line_start = data.rfind(b"\n", 0, pos) + 1
         before = data[line_start:pos]
         after = data[pos + size : pos + size + 200].lstrip(b" \t")
-        if _MACRO_LINE.match(before) or _TYPE_BEFORE.search(before):
+        if _MACRO_LINE.match(before):
+            return True
+        if after.startswith((b"::", b"<")):
+            # `typedef cub::BlockScan<...> Scan;`, `texture<float> t;`: a
+            # qualifier or a template in use, not what is being defined
+            pos = data.find(name, pos + size)
+            continue
+        if _TYPE_BEFORE.search(before):
             return True
         words = before.split()
-        if words and words[-1] not in _NOT_A_TYPE:
+        if words and words[-1] not in _NOT_A_TYPE and words[-2:] != [b"using", b"namespace"]:
             if after.startswith(b"(") and _FUNCTION_BEFORE.match(before):
                 return True  # a function declaration
             declarator = after[:1] in (b"=", b";", b",", b")", b"[") and bool(
@@ -68,11 +75,17 @@ def is_defined(data: bytes, name: bytes) -> bool:
 
 
 def defined_names(data: bytes, known: Container[str] = ()) -> set[str]:
-    """CUDA-like names not in ``known`` that ``data`` defines as a macro, function or type."""
+    """Names ``data`` defines as a macro, function, type or variable that would
+    otherwise read as CUDA API: CUDA-like names not in ``known`` (the table),
+    and the table's common words (``umin``, ``saturate``, ``texture``)."""
     found: set[str] = set()
     for word in set(_WORD.findall(data)):
         name = word.decode("ascii")
-        if name not in known and CUDA_LIKE.match(name) and is_defined(data, word):
+        if CUDA_LIKE.match(name):
+            wanted = name not in known
+        else:
+            wanted = name in known and not name.startswith("__")
+        if wanted and is_defined(data, word):
             found.add(name)
     return found
 

@@ -280,3 +280,23 @@ def test_cuda_arch_device_pass_test_is_renamed_and_version_gate_reported() -> No
     assert str(result.text).startswith("#ifdef __HIP_DEVICE_COMPILE__\n")
     assert "#if __CUDA_ARCH__ >= 800" in str(result.text)
     assert [(d.code, d.line, d.column) for d in result.diagnostics] == [("HPY410", 4, 5)]
+
+
+# --- common words that are also CUDA names -----------------------------------
+
+
+def test_plain_cpp_words_of_the_table_are_not_cuda_api() -> None:
+    src = "int texture = 3;\nvoid g() { sync(); int half = 3; float s = sqrt(2.0f); }\n"
+    result = translate(src, hip_version="5.2")
+    assert result.text == src
+    assert result.diagnostics == []
+    assert result.stats.to_dict()["converted"] == 0
+
+
+def test_namespace_alias_of_a_cuda_namespace_is_cuda() -> None:
+    src = (
+        "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+        "__global__ void k() { auto c = cg::this_cluster(); auto d = ::cooperative_groups::this_cluster(); mylib::this_cluster(); }\n"
+    )
+    found = [d for d in translate(src).diagnostics if d.code == "HPY101"]
+    assert [d.column for d in found] == [36, 83]

@@ -312,10 +312,14 @@ def _used_as(row: Row, node: tree_sitter.Node, ctx: Context) -> bool:
         return False
     parent = node.parent
     if row.kind == "function":
+        callee = node
+        while parent is not None and parent.type == "qualified_identifier":
+            # cg::this_cluster(): the scope was checked by _foreign_scope
+            callee, parent = parent, parent.parent
         return (
             parent is not None
             and parent.type == "call_expression"
-            and (parent.child_by_field_name("function") == node)
+            and (parent.child_by_field_name("function") == callee)
         )
     if row.kind == "type":
         return node.type == "type_identifier"
@@ -333,8 +337,28 @@ def _foreign_scope(ctx: Context, node: tree_sitter.Node) -> bool:
     scope = parent.child_by_field_name("scope")
     if scope is None:
         return False  # ::cudaMalloc
-    scope_name = ctx.node_text(scope).split("<")[0].strip()
-    return scope_name not in ctx.table.names
+    scope_name = ctx.node_text(scope).split("<")[0].strip().removeprefix("::").strip()
+    return scope_name not in ctx.table.names and scope_name not in _cuda_aliases(ctx)
+
+
+_ALIAS = re.compile(r"\bnamespace\s+(\w+)\s*=\s*(?:::\s*)?(\w+(?:\s*::\s*\w+)*)\s*;")
+
+
+def _cuda_aliases(ctx: Context) -> frozenset[str]:
+    """The file's namespace aliases of CUDA namespaces (``namespace cg =
+    cooperative_groups;``): names qualified by them are CUDA's."""
+    found = ctx.cache.get("namespace_aliases")
+    if not isinstance(found, frozenset):
+        names = ctx.table.names
+        aliases = set()
+        if "namespace" in ctx.present:
+            for alias, target in _ALIAS.findall(ctx.text):
+                first = target.split("::")[0].strip()
+                row = names.get(first)
+                if row is not None and row.kind == "namespace":
+                    aliases.add(alias)
+        found = ctx.cache["namespace_aliases"] = frozenset(aliases)
+    return found
 
 
 def occurrences(text: str, name: str) -> list[int]:
@@ -401,8 +425,8 @@ def run(ctx: Context) -> None:
                 continue  # a variable that happens to be called like a namespace
             if _foreign_scope(ctx, node):
                 continue
-            if row.hip is None and _generic(name) and not _used_as(row, node, ctx):
-                continue  # `saturate`, `umax`: the project's own variable or function
+            if _generic(name) and not _used_as(row, node, ctx):
+                continue  # `saturate`, `int texture`: the project's own variable or function
         elif where == "macro":
             pass
         elif where == "string":
@@ -463,6 +487,10 @@ def _rename(
             name=name,
             end=end,
         )
+        return
+    if target == name and _generic(name):
+        # `sqrt`, `max`, `sync`: the same word in HIP as in CUDA and in plain
+        # C++, so there is nothing to migrate, count or gate by version
         return
     if not using_roc and row.hip_added and cached_version(row.hip_added) > ctx.target_hip:
         ctx.stats.unconverted[name] += 1

@@ -186,9 +186,14 @@ def test_bf16_functions_of_hip_5_7_keep_their_name(name: str) -> None:
 
 def test_bf16_names_hip_5_7_lacks_stay_unsupported() -> None:
     assert row("__float2bfloat16_rn").hip == "__float2bfloat16"  # same rounding
-    for name in ("__floats2bfloat162_rn", "__float2bfloat162_rn", "__nv_bfloat16_raw"):
-        assert row(name).hip is None and row(name).hint
+    assert row("__nv_bfloat16_raw").hip is None and row("__nv_bfloat16_raw").hint
     assert row("__bfloat162int_rn").hip is None
+    # ROCm 6.2's hip_bf16.h has them: gated by version, with the 5.7 spelling as a hint
+    for name in ("__floats2bfloat162_rn", "__float2bfloat162_rn"):
+        assert row(name).hip == name and row(name).hip_added == "6.2.0" and row(name).hint
+    result = translate("__device__ __nv_bfloat162 f(float a) { return __float2bfloat162_rn(a); }\n", hip_version="5.7")
+    (gate,) = [d for d in result.diagnostics if d.code == "HPY103"]
+    assert "__float2bfloat162_rn needs HIP >= 6.2" in gate.message and "__bfloat162bfloat162" in gate.hint
 
 
 def test_bf16_kernel() -> None:

@@ -498,9 +498,11 @@ def _rename(
         ctx.report(
             D.NEEDS_NEWER_HIP,
             start,
-            f"{name} -> {target} needs HIP >= {format_version(cached_version(row.hip_added))} "
+            f"{name}{'' if target == name else ' -> ' + target} needs HIP >= "
+            f"{format_version(cached_version(row.hip_added))} "
             f"(target is {format_version(ctx.target_hip)}); left unchanged",
-            hint="raise --hip-version if your ROCm is newer, or port this use by hand",
+            hint="raise --hip-version if your ROCm is newer, or port this use by hand"
+            + (f" ({row.hint})" if row.hint else ""),
             name=name,
             end=end,
         )

@@ -94,8 +94,26 @@ class Context:
             )
         )
 
+    def roc_blocked(self) -> dict[str, str]:
+        """With --roc: library -> a name of it the file uses that the ROC
+        library lacks.  Such a library keeps its HIP names in this file (one
+        file cannot mix hipSOLVER calls with rocSOLVER handles)."""
+        blocked = self.cache.get("roc_blocked")
+        if not isinstance(blocked, dict):
+            blocked = {}
+            names = self.table.names
+            for word in sorted(self.present):
+                row = names.get(word)
+                if row is not None and row.hip and not row.roc and row.library not in blocked:
+                    blocked[row.library] = word
+            self.cache["roc_blocked"] = blocked
+        return blocked
+
+    def uses_roc(self, library: str) -> bool:
+        return self.options.roc and library not in self.roc_blocked()
+
     def hip_name_for(self, row: Row) -> str | None:
-        if self.options.roc and row.roc:
+        if row.roc and self.uses_roc(row.library):
             return row.roc
         if row.hip and "_fnuz" in row.hip.lower() and self.options.fp8_flavour() == "ocp":
             # the tables name the FNUZ types gfx942 has; OCP drops the suffix

@@ -137,6 +137,18 @@ STRING_MENTION = _code(
     N,
     "a string literal names a CUDA API; strings are not rewritten without --rewrite-strings",
 )
+ROC_FALLBACK = _code(
+    "HPY108",
+    "roc-library-incomplete",
+    N,
+    "with --roc, a library the file uses has CUDA names the ROC library lacks, so the file keeps "
+    "the HIP library's names and header for it",
+    why="Mixing the two (a rocSOLVER handle passed to a hipSOLVER function, a hipSOLVER call "
+    "under the rocSOLVER header) does not compile; one file uses one of them per library.",
+    example="cusolverDnSgetrf_bufferSize(h, ...)  // no rocSOLVER name: the file uses hipSOLVER",
+    fix="Nothing to do: the HIP library works on AMD GPUs.  To use the ROC library, port the "
+    "calls it lacks by hand.",
+)
 UNSUPPORTED_HEADER = _code(
     "HPY201",
     "unsupported-header",

@@ -300,3 +300,18 @@ def test_namespace_alias_of_a_cuda_namespace_is_cuda() -> None:
     )
     found = [d for d in translate(src).diagnostics if d.code == "HPY101"]
     assert [d.column for d in found] == [36, 83]
+
+
+def test_roc_keeps_hip_names_for_a_library_the_roc_one_cannot_cover() -> None:
+    src = (
+        "#include <cusolverDn.h>\n#include <cublas_v2.h>\n"
+        "void f() { cusolverDnHandle_t h; cusolverDnCreate(&h); cusolverDnSgetrf_bufferSize(h, 1, 1, 0, 1, 0);\n"
+        "  cublasHandle_t b; cublasCreate(&b); }\n"
+    )
+    result = translate(src, roc=True)
+    text = str(result.text)
+    assert "#include <hipsolver/hipsolver.h>" in text and "hipsolverDnCreate(&h)" in text
+    assert "hipsolverDnSgetrf_bufferSize(h" in text and "rocsolver" not in text
+    assert "#include <rocblas/rocblas.h>" in text and "rocblas_create_handle(&b)" in text
+    notes = [d for d in result.diagnostics if d.code == "HPY108"]
+    assert len(notes) == 1 and "cusolverDnSgetrf_bufferSize" in notes[0].message

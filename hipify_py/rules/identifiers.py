@@ -407,6 +407,8 @@ def run(ctx: Context) -> None:
         row = names[name]
         hits.extend((pos, row) for pos in occurrences(text, name))
     hits.sort(key=lambda hit: hit[0])
+    if ctx.options.roc:
+        _report_roc_fallback(ctx, hits)
     for word in present & KERNEL_WORDS:
         if ctx.uses_kernel_syntax:
             break
@@ -598,6 +600,25 @@ def _call(
     if body is None or body.type != "preproc_arg":
         return None
     return call_in_text(ctx.text, end, body.end_byte)
+
+
+def _report_roc_fallback(ctx: Context, hits: list[tuple[int, Row]]) -> None:
+    """Once per library that --roc would have mixed with its HIP names."""
+    blocked = ctx.roc_blocked()
+    done: set[str] = set()
+    for start, row in hits:
+        library = row.library
+        if library in blocked and row.roc and library not in done:
+            done.add(library)
+            ctx.report(
+                D.ROC_FALLBACK,
+                start,
+                f"--roc: {blocked[library]} has no ROC counterpart, so this file keeps the HIP "
+                f"names of the {library} library ({row.cuda} -> {row.hip}, not {row.roc})",
+                hint="the HIP library works on AMD GPUs; port the missing calls by hand to use "
+                "the ROC library",
+                name=row.cuda,
+            )
 
 
 def _describe(row: Row) -> str:

@@ -94,13 +94,29 @@ def translate_paths(
     use_cache: bool = True,
     project_headers: bool = True,
     rename: bool = False,
+    config_excludes: Iterable[str] = (),
+    include_dirs: Iterable[str | Path] = (),
 ) -> PathRun:
     """Plan the translation of files and folders (the function the CLI uses).
+
+    ``excludes`` are relative to each folder given (and to the current folder
+    for files given); ``config_excludes`` to the folder of the configuration
+    file found from the first path (``[tool.hipify-py] exclude``).
+    ``include_dirs``: where project mode looks up ``#include`` names.
 
     Raises files.DiscoveryError for unusable arguments (for example an output
     folder inside the input) and table.TableError for broken tables.
     """
+    from .config import find_config
+    from .files import Excludes
+
     paths_list = list(paths)
+    extensions = tuple(extensions)
+    excludes = tuple(excludes)
+    config = find_config(Path(paths_list[0])) if paths_list else None
+    anchored = Excludes()
+    if config is not None:
+        anchored = anchored.plus(config.root, config_excludes)
     discovery = discover(
         paths_list,
         extensions=extensions,
@@ -108,22 +124,37 @@ def translate_paths(
         use_gitignore=use_gitignore,
         output_dir=Path(output_dir) if output_dir is not None else None,
         copy_other=copy_other,
+        anchored=anchored,
     )
-    if project_headers and discovery.targets:
-        from .config import find_config
-        from .project import add_local_headers, project_root
+    if (project_headers or rename) and discovery.targets and config is not None:
+        from .project import IncludeSearch, add_local_headers, project_root
 
-        config = find_config(Path(next(iter(paths_list))))
-        root = project_root(
-            Path(next(iter(paths_list))), config.path.parent if config.path else None
-        )
-        discovery.added_headers = add_local_headers(
-            discovery, root, Path(output_dir) if output_dir is not None else None
-        )
-    if rename:
-        from .project import plan_renames
+        root = project_root(Path(paths_list[0]), config.path.parent if config.path else None)
+        search = IncludeSearch.make(root, (Path(d) for d in include_dirs))
+        # --exclude: relative to each folder given and to the current folder
+        everywhere = anchored.plus(Path.cwd(), excludes)
+        for given in paths_list:
+            if Path(given).is_dir():
+                everywhere = everywhere.plus(Path(given), excludes)
+        if project_headers:
+            discovery.added_headers = add_local_headers(
+                discovery,
+                root,
+                Path(output_dir) if output_dir is not None else None,
+                search=search,
+                excludes=everywhere,
+            )
+        if rename:
+            from .project import plan_renames
 
-        plan_renames(discovery)
+            plan_renames(
+                discovery,
+                search=search,
+                scan_project=Mode(mode) not in (Mode.OUTPUT_DIR, Mode.STDOUT),
+                extensions=extensions,
+                use_gitignore=use_gitignore,
+                excludes=everywhere,
+            )
     table = table or load_table()
     options = options or Options()
     job = Job(

@@ -217,6 +217,20 @@ def cli() -> None:
     help='Rename .cu to .hip and cuda to hip in file names, rewriting #include "..." of them.',
 )
 @click.option(
+    "-I",
+    "--include-dir",
+    multiple=True,
+    type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
+    help='Project mode: also look up #include "x.h" (and <x.h>) in DIR; repeatable.',
+)
+@click.option(
+    "--project-headers/--no-project-headers",
+    default=True,
+    show_default=True,
+    help="Also translate the project's local headers that the sources include.",
+)
+@click.option(
     "--fix-build",
     is_flag=True,
     help="Rewrite the simple CMake/Makefile changes for HIP (they are reported either way).",

@@ -108,6 +108,20 @@ def _shard(ctx: click.Context, param: click.Parameter, value: str | None) -> Any
 )
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip paths matching GLOB.")
 @click.option("--extensions", metavar="LIST", help="Comma-separated file extensions to check.")
+@click.option(
+    "-I",
+    "--include-dir",
+    multiple=True,
+    type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
+    help='Project mode: also look up #include "x.h" (and <x.h>) in DIR; repeatable.',
+)
+@click.option(
+    "--project-headers/--no-project-headers",
+    default=True,
+    show_default=True,
+    help="Also check the project's local headers that the sources include.",
+)
 @click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
 @click.option("--hip-version", metavar="X.Y", help="Target HIP version (as for translation).")
 @click.option("--roc", is_flag=True, help="Translate to the roc* libraries (as for translation).")
@@ -209,6 +223,9 @@ def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | Non
             extensions=extensions,
             excludes=flags["exclude"],
             use_gitignore=not flags["no_gitignore"],
+            project_headers=flags["project_headers"],
+            include_dirs=flags["include_dir"],
+            config_excludes=flags["config_exclude"],
             table=table,
             options=options,
             references=True,

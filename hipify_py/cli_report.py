@@ -63,6 +63,20 @@ _TRANSLATE_DEFAULTS: dict[str, Any] = {
     help="Comma-separated file extensions to analyse "
     "[default: .cu,.cuh,.cpp,.cc,.cxx,.c,.h,.hpp,.hh,.inl,.inc].",
 )
+@click.option(
+    "-I",
+    "--include-dir",
+    multiple=True,
+    type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
+    help='Project mode: also look up #include "x.h" (and <x.h>) in DIR; repeatable.',
+)
+@click.option(
+    "--project-headers/--no-project-headers",
+    default=True,
+    show_default=True,
+    help="Also analyse the project's local headers that the sources include.",
+)
 @click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
 @click.option(
     "--hip-version",
@@ -138,6 +152,9 @@ def run_report(paths: list[Path], flags: dict[str, Any], explicit: set[str]) -> 
             extensions=extensions,
             excludes=merged["exclude"],
             use_gitignore=not merged["no_gitignore"],
+            project_headers=merged["project_headers"],
+            include_dirs=merged["include_dir"],
+            config_excludes=merged["config_exclude"],
             table=table,
             options=options,
             references=True,

@@ -31,6 +31,13 @@ def _codes(value: str | None) -> frozenset[str]:
     return frozenset(c.strip().upper() for c in (value or "").split(",") if c.strip())
 
 
+def unknown_codes(codes: frozenset[str]) -> list[str]:
+    """Codes (or prefixes such as HPY4) that name no diagnostic in the catalogue."""
+    from .diagnostics import CATALOGUE
+
+    return sorted(c for c in codes if not any(known.startswith(c) for known in CATALOGUE))
+
+
 def _mode(flags: dict[str, Any]) -> Mode | str:
     chosen = [
         name
@@ -63,6 +70,13 @@ def build_options(flags: dict[str, Any]) -> Options | str:
             hip_version = parse_version(flags["hip_version"])
         except ValueError as exc:
             return f"--hip-version: {exc}"
+    for option in ("select", "ignore"):
+        unknown = unknown_codes(_codes(flags[option]))
+        if unknown:
+            return (
+                f"--{option}: unknown diagnostic code{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(unknown)} (hipify-py diagnostics lists them)"
+            )
     return Options(
         hip_version=hip_version,
         roc=flags["roc"],
@@ -124,6 +138,9 @@ def run_translate(
             options=options,
             use_cache=not flags["no_cache"],
             rename=flags["rename"],
+            project_headers=flags["project_headers"],
+            include_dirs=flags["include_dir"],
+            config_excludes=flags["config_exclude"],
         )
     except DiscoveryError as exc:
         return _fail(str(exc))
@@ -137,6 +154,10 @@ def run_translate(
     if verbosity_of(flags) >= 0:
         for header in discovery.added_headers:
             click.echo(f"hipify-py: note: also translating the local header {header}", err=True)
+        for includer in discovery.added_includers:
+            click.echo(
+                f"hipify-py: note: rewriting the includes of renamed files in {includer}", err=True
+            )
     targets = discovery.targets
     if mode is Mode.STDOUT and len(targets) != 1:
         return _fail(f"--stdout needs exactly one file; {len(targets)} found")

@@ -14,7 +14,10 @@ key.
     select = ["HPY1", "HPY4"]
     ignore = ["HPY102"]
 
-Also: rewrite-strings, fix-warp-size, offload-arch, fp8, jobs, gitignore (bool).
+Also: rewrite-strings, fix-warp-size, offload-arch, fp8, jobs, gitignore (bool),
+include-dirs (folders where project mode looks up #include names), project-headers
+(bool: follow the local headers sources include).  ``exclude`` and
+``include-dirs`` are relative to the configuration file's folder.
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ _KEYS: dict[str, tuple[str, type]] = {
     "fp8": ("fp8", str),
     "jobs": ("jobs", int),
     "gitignore": ("gitignore", bool),
+    "include-dirs": ("include_dir", list),
+    "project-headers": ("project_headers", bool),
 }
 _CHOICES = {"launch-syntax": ("keep", "hip"), "fp8": ("fnuz", "ocp")}
 
@@ -126,12 +131,19 @@ def _parse(table: Any, path: Path, where: str) -> Config:
 def merge(flags: dict[str, Any], explicit: set[str], config: Config) -> dict[str, Any]:
     """Command-line flags over configuration values (``explicit``: flags given)."""
     merged = dict(flags)
+    merged.setdefault("config_exclude", ())
     values = config.values
     for name, value in values.items():
         if name == "paths":
             continue
         if name == "exclude":
-            merged["exclude"] = (*value, *flags.get("exclude", ()))
+            # matched relative to the configuration's folder, not to each PATH
+            merged["config_exclude"] = tuple(value)
+        elif name == "include_dir":
+            merged["include_dir"] = (
+                *(config.root / folder for folder in value),
+                *flags.get("include_dir", ()),
+            )
         elif name == "gitignore":
             if "no_gitignore" not in explicit:
                 merged["no_gitignore"] = not value

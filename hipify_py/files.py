@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .gitignore import Ignorer, compile_pattern, ignorer_for
+from .gitignore import Ignorer, Pattern, compile_pattern, ignorer_for
 
 
 def build_kind(path: Path) -> str | None:
@@ -48,7 +50,9 @@ class Target:
     display: str  # how messages name it
     explicit: bool = False  # named on the command line (not found by walking)
     rename_to: Path | None = None  # --rename: the file's new path (in place)
-    include_renames: tuple[tuple[str, str], ...] = ()  # #include "old" -> "new" for this file
+    # --rename: #include "old" -> "new" (delimiters included: '"a_cuda.h"', '<x/b_cuda.h>')
+    include_renames: tuple[tuple[str, str], ...] = ()
+    translate: bool = True  # False: only its includes of renamed files are rewritten
 
 
 @dataclass
@@ -59,14 +63,63 @@ class Discovery:
     extra_copies: list[tuple[Path, Path]] = field(default_factory=list)  # (from, to) non-source
     build_files: list[Target] = field(default_factory=list)  # CMakeLists.txt, *.cmake, Makefile
     added_headers: list[str] = field(default_factory=list)  # local headers pulled in (project mode)
+    # --rename: files outside the paths whose includes of renamed files are rewritten
+    added_includers: list[str] = field(default_factory=list)
 
 
-def _excluded(rel: str, excludes: list[str]) -> bool:
+@dataclass(frozen=True)
+class Excludes:
+    """Exclude globs (gitignore syntax) with the folder each is relative to:
+    ``--exclude`` is relative to the folders given (and, for files named on
+    the command line, to the current folder); the configuration's ``exclude``
+    to the configuration file's folder, wherever hipify-py runs from."""
+
+    entries: tuple[tuple[Path, tuple[str, ...]], ...] = ()
+
+    def __bool__(self) -> bool:
+        return any(globs for _, globs in self.entries)
+
+    def plus(self, base: Path, globs: Iterable[str]) -> Excludes:
+        globs = tuple(globs)
+        if not globs:
+            return self
+        return Excludes((*self.entries, (Path(os.path.abspath(base)), globs)))
+
+    def matches(self, path: Path, is_dir: bool = False) -> bool:
+        candidates = {Path(os.path.abspath(path))}
+        with contextlib.suppress(OSError, RuntimeError):
+            candidates.add(path.resolve())
+        for base, globs in self.entries:
+            bases = {base}
+            with contextlib.suppress(OSError, RuntimeError):
+                bases.add(base.resolve())
+            for folder in bases:
+                for candidate in candidates:
+                    try:
+                        rel = candidate.relative_to(folder).as_posix()
+                    except ValueError:
+                        continue
+                    if rel == ".":
+                        continue
+                    if _excluded(rel, globs) or (is_dir and _excluded(rel + "/", globs)):
+                        return True
+        return False
+
+
+NO_EXCLUDES = Excludes()
+
+
+def _excluded(rel: str, excludes: Iterable[str]) -> bool:
     for glob in excludes:
-        pattern = compile_pattern(glob)
+        pattern = _compiled(glob)
         if pattern is not None and pattern.regex.match(rel):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(glob: str) -> Pattern | None:
+    return compile_pattern(glob)
 
 
 def _display(path: Path) -> str:
@@ -84,16 +137,21 @@ def discover(
     use_gitignore: bool = True,
     output_dir: Path | None = None,
     copy_other: bool = False,
+    anchored: Excludes = NO_EXCLUDES,
 ) -> Discovery:
     """Expand files and folders into translation targets.
 
-    Folders are walked recursively (honouring .gitignore and --exclude, not
-    following symbolic links to folders).  A file named explicitly is taken
-    whatever its extension.  With ``output_dir`` every target gets an output
-    path mirroring its place under the common base of the inputs.
+    Folders are walked recursively (honouring .gitignore and ``excludes``,
+    relative to each folder, not following symbolic links to folders).  A file
+    named explicitly is taken whatever its extension, unless ``excludes``
+    (relative to the current folder) match it.  ``anchored``: excludes with
+    their own base folder (the configuration's), applied to every file.  With
+    ``output_dir`` every target gets an output path mirroring its place under
+    the common base of the inputs.
     """
     exts = tuple(e if e.startswith(".") else "." + e for e in extensions)
     exclude_list = list(excludes)
+    explicit_excludes = anchored.plus(Path.cwd(), exclude_list)
     given = [Path(p) for p in paths]
     result = Discovery()
     for path in given:
@@ -129,7 +187,7 @@ def discover(
         if path.is_dir():
             root_ignorer = ignorer_for(path) if use_gitignore else Ignorer()
             for file, is_source in _walk(
-                path, root_ignorer, exts, exclude_list, use_gitignore, result
+                path, root_ignorer, exts, exclude_list, use_gitignore, result, anchored
             ):
                 if is_source:
                     add(file, explicit=False)
@@ -139,6 +197,8 @@ def discover(
                     result.extra_copies.append(
                         (file, output_dir / os.path.relpath(file.absolute(), base))
                     )
+        elif path.is_file() and explicit_excludes.matches(path):
+            continue  # excluded (pre-commit passes every staged file)
         elif path.is_file() and build_kind(path) is not None:
             add_build(path)
         elif path.is_file():
@@ -157,6 +217,7 @@ def _walk(
     excludes: list[str],
     use_gitignore: bool,
     result: Discovery,
+    anchored: Excludes = NO_EXCLUDES,
 ) -> Iterator[tuple[Path, bool]]:
     stack: list[tuple[Path, Ignorer]] = [(top, ignorer)]
     while stack:
@@ -182,6 +243,7 @@ def _walk(
                     entry.name in _SKIP_DIRS
                     or _excluded(rel + "/", excludes)
                     or _excluded(rel, excludes)
+                    or (anchored and anchored.matches(path, is_dir=True))
                 ):
                     continue
                 if use_gitignore and ign.ignored(path, True):
@@ -195,6 +257,8 @@ def _walk(
                     )
                 continue
             if not is_file or _excluded(rel, excludes):
+                continue
+            if anchored and anchored.matches(path):
                 continue
             if use_gitignore and ign.ignored(path, False):
                 continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -99,10 +100,15 @@ def process(
             Status.ERROR,
             error="changed while being read; left as it is (run again)",
         )
-    options = job.options
+    if target.translate:
+        result = _translate(data, job.options, table, cache)
+    else:  # --rename: a file outside the paths that includes a renamed one
+        result = FileResult(data=data, original=data)
     if target.include_renames:
-        options = options.with_changes(include_renames=target.include_renames)
-    result = _translate(data, options, table, cache)
+        # after the engine, which skips files without CUDA in them
+        renamed = rename_includes(result.data, target.include_renames)
+        if renamed != result.data:
+            result = replace(result, data=renamed)
     report = FileReport(target.display, Status.UNCHANGED, result.diagnostics, result.stats)
     if job.references and (result.references or result.edits):
         from .source import LineIndex
@@ -148,6 +154,23 @@ def process(
             report.status = Status.ERROR
             report.error = f"cannot write {target.output}: {_reason(exc)}"
     return report
+
+
+_INCLUDE_LINE = re.compile(rb'^([ \t]*#[ \t]*include[ \t]*)("[^"\n]+"|<[^>\n]+>)', re.MULTILINE)
+
+
+def rename_includes(data: bytes, renames: tuple[tuple[str, str], ...]) -> bytes:
+    """Rewrite ``#include "old"`` / ``#include <old>`` lines to the new names
+    (delimiters are part of the names); nothing else changes."""
+    table = {
+        old.encode("utf-8", "surrogateescape"): new.encode("utf-8", "surrogateescape")
+        for old, new in renames
+    }
+
+    def swap(match: re.Match[bytes]) -> bytes:
+        return match.group(1) + table.get(match.group(2), match.group(2))
+
+    return _INCLUDE_LINE.sub(swap, data)
 
 
 def applied_changes(result: FileResult) -> list[tuple[int, str, str, str, str]]:

@@ -218,3 +218,30 @@ def test_translate_hook_then_check_hook_pass_for_warp_sync_functions(
     assert second.returncode == 0, output
     assert output.count("Passed") == 2, output
     assert _commits(repo, env) == 2
+
+
+def test_hooks_leave_unstaged_headers_and_configured_excludes_alone(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    """The hooks act on staged files only: a header the staged source includes is
+    not rewritten (--no-project-headers in the hook's entry), and the files the
+    configuration excludes (relative to pyproject.toml) are skipped even though
+    pre-commit passes them by name."""
+    repo, env = project
+    header = "inline void h() { cudaDeviceSynchronize(); }\n"
+    (repo / "src").mkdir()
+    (repo / "tp").mkdir()
+    (repo / "src" / "h.cuh").write_text(header)
+    (repo / "src" / "s.cu").write_text('#include "h.cuh"\n' + CUDA)
+    (repo / "tp" / "t.cu").write_text(CUDA)
+    (repo / "pyproject.toml").write_text('[tool.hipify-py]\nexclude = ["tp/"]\n')
+    _git(repo, env, "add", "src/s.cu", "tp/t.cu", "pyproject.toml")
+    first = _git(repo, env, "commit", "-m", "cuda")
+    assert first.returncode != 0, first.stdout + first.stderr
+    assert "hipMalloc" in (repo / "src" / "s.cu").read_text()
+    assert (repo / "src" / "h.cuh").read_text() == header  # not staged: untouched
+    assert (repo / "tp" / "t.cu").read_text() == CUDA  # excluded: untouched
+    _git(repo, env, "add", "src/s.cu")
+    second = _git(repo, env, "commit", "-m", "hip")
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert (repo / "src" / "h.cuh").read_text() == header

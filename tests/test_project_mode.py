@@ -72,3 +72,166 @@ def test_renamed_names() -> None:
     assert renamed("CudaHelpers.cuh") == "HipHelpers.cuh"
     assert renamed("plain.cpp") == "plain.cpp"
     assert renamed("Makefile") == "Makefile"
+
+
+# --------------------------------------------------------------------------- --rename
+
+
+def _git_project(root: Path, files: dict[str, str]) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def _dangling(root: Path) -> list[str]:
+    """#include "..." lines of the tree that name no file (next to the includer
+    or in one of its ancestor folders)."""
+    import re
+
+    out = []
+    for path in root.rglob("*"):
+        if ".git" in path.parts or not path.is_file():
+            continue
+        for name in re.findall(r'#include "([^"]+)"', path.read_text()):
+            if not any((folder / name).is_file() for folder in [path.parent, *path.parents]):
+                out.append(f"{path.relative_to(root)}: {name}")
+    return out
+
+
+def test_rename_rewrites_includes_in_files_without_cuda(tmp_path: Path) -> None:
+    """util_cuda.h becomes util_hip.h: main.cpp (no CUDA in it), a.cu, and a file
+    of the project outside the paths all include the new name; none dangles."""
+    root = _git_project(
+        tmp_path / "p",
+        {
+            "util_cuda.h": "#pragma once\ninline void f() { cudaDeviceSynchronize(); }\n",
+            "main.cpp": '#include "util_cuda.h"\nint main() { f(); return 0; }\n',
+            "a.cu": '#include "util_cuda.h"\n__global__ void k() {}\n',
+            "tools/t.cpp": '#include "../util_cuda.h"\nint t();\n',
+        },
+    )
+    result = run_cli(".", "--rename", cwd=root)
+    assert result.returncode == 0, result.stderr.decode()
+    assert sorted(p.name for p in root.iterdir() if p.name != ".git") == [
+        "a.hip",
+        "main.cpp",
+        "tools",
+        "util_hip.h",
+    ]
+    assert (root / "main.cpp").read_text().startswith('#include "util_hip.h"\n')
+    assert '#include "util_hip.h"' in (root / "a.hip").read_text()
+    assert (root / "tools" / "t.cpp").read_text().startswith('#include "../util_hip.h"\n')
+    assert _dangling(root) == []
+
+    # a run over some of the files: the project's other includers are found and reported
+    other = _git_project(
+        tmp_path / "q",
+        {
+            "src/util_cuda.h": "#pragma once\ninline void f() { cudaFree(0); }\n",
+            "src/a.cu": '#include "util_cuda.h"\n',
+            "app/main.cpp": '#include "../src/util_cuda.h"\nint main() { return 0; }\n',
+        },
+    )
+    result = run_cli("src", "--rename", cwd=other)
+    assert result.returncode == 0, result.stderr.decode()
+    assert b"rewriting the includes of renamed files in app/main.cpp" in result.stderr
+    assert (other / "app" / "main.cpp").read_text().startswith('#include "../src/util_hip.h"\n')
+    assert _dangling(other) == []
+
+
+def test_rename_follows_the_include_path(tmp_path: Path) -> None:
+    root = _git_project(
+        tmp_path,
+        {
+            "include/lib/ops_cuda.cuh": "#pragma once\n__device__ int op();\n",
+            "src/k.cu": '#include "lib/ops_cuda.cuh"\n#include <lib/ops_cuda.cuh>\n',
+        },
+    )
+    result = run_cli("src", "--rename", "-I", "include", cwd=root)
+    assert result.returncode == 0, result.stderr.decode()
+    assert (root / "include" / "lib" / "ops_hip.cuh").is_file()
+    text = (root / "src" / "k.hip").read_text()
+    assert '#include "lib/ops_hip.cuh"' in text and "#include <lib/ops_hip.cuh>" in text
+
+
+# --------------------------------------------------------------- excludes, include path
+
+
+def test_excluded_headers_are_not_followed(tmp_path: Path) -> None:
+    files = {
+        "src/s.cu": '#include "../tp/t.cuh"\nvoid s() { cudaFree(0); }\n',
+        "tp/t.cuh": "inline void t() { cudaFree(0); }\n",
+    }
+    root = _git_project(tmp_path / "flag", files)
+    result = run_cli(".", "--exclude", "tp/", cwd=root)
+    assert result.returncode == 0, result.stderr.decode()
+    assert "hipFree" in (root / "src" / "s.cu").read_text()
+    assert "cudaFree" in (root / "tp" / "t.cuh").read_text()
+
+    # [tool.hipify-py] exclude, relative to pyproject.toml's folder, from anywhere
+    root = _git_project(tmp_path / "config", files)
+    (root / "pyproject.toml").write_text('[tool.hipify-py]\nexclude = ["/tp/"]\n')
+    result = run_cli("s.cu", cwd=root / "src")
+    assert result.returncode == 0, result.stderr.decode()
+    assert "hipFree" in (root / "src" / "s.cu").read_text()
+    assert "cudaFree" in (root / "tp" / "t.cuh").read_text()
+    # named files too (pre-commit passes file names): an excluded one is skipped
+    result = run_cli("tp/t.cuh", "src/s.cu", cwd=root)
+    assert result.returncode == 0, result.stderr.decode()
+    assert "cudaFree" in (root / "tp" / "t.cuh").read_text()
+    result = run_cli("check", "tp/t.cuh", cwd=root)
+    assert result.returncode == 0, result.stdout.decode()
+    assert b"0 files" in result.stdout
+
+
+def test_headers_found_through_include_dirs_and_ancestor_folders(tmp_path: Path) -> None:
+    """llama.cpp's layout: ggml/src/ggml-cuda/common.cuh includes "ggml-common.h",
+    which lives in ggml/src/ (the build passes -I for it)."""
+    root = _git_project(
+        tmp_path,
+        {
+            "ggml/src/ggml-cuda/common.cuh": '#pragma once\n#include "ggml-common.h"\n'
+            "inline void c() { cudaFree(0); }\n",
+            "ggml/src/ggml-cuda/k.cu": '#include "common.cuh"\n__global__ void k() {}\n',
+            "ggml/src/ggml-common.h": "#pragma once\ninline void g() { cudaDeviceReset(); }\n",
+            "include/api/api.h": "#pragma once\ninline void a() { cudaDeviceReset(); }\n",
+            "other/o.cu": '#include <api/api.h>\nvoid o() {}\n',
+        },
+    )
+    result = run_cli("ggml/src/ggml-cuda", cwd=root)
+    assert result.returncode == 0, result.stderr.decode()
+    assert "hipDeviceReset" in (root / "ggml" / "src" / "ggml-common.h").read_text()
+    assert b"ggml-common.h (included by" in result.stderr
+
+    result = run_cli("other", "-I", "include", cwd=root)
+    assert result.returncode == 0, result.stderr.decode()
+    assert "hipDeviceReset" in (root / "include" / "api" / "api.h").read_text()
+
+
+def test_include_dirs_from_the_configuration_and_no_project_headers(tmp_path: Path) -> None:
+    files = {
+        "include/api/api.h": "#pragma once\ninline void a() { cudaDeviceReset(); }\n",
+        "src/o.cu": '#include "api/api.h"\nvoid o() { cudaFree(0); }\n',
+    }
+    root = _git_project(tmp_path / "cfg", files)
+    (root / ".hipify-py.toml").write_text('include-dirs = ["include"]\n')
+    result = run_cli("o.cu", cwd=root / "src")
+    assert result.returncode == 0, result.stderr.decode()
+    assert "hipDeviceReset" in (root / "include" / "api" / "api.h").read_text()
+
+    root = _git_project(tmp_path / "off", files)
+    (root / ".hipify-py.toml").write_text('include-dirs = ["include"]\n')
+    result = run_cli("src/o.cu", "--no-project-headers", cwd=root)
+    assert result.returncode == 0, result.stderr.decode()
+    assert "hipFree" in (root / "src" / "o.cu").read_text()
+    assert "cudaDeviceReset" in (root / "include" / "api" / "api.h").read_text()
+    (root / ".hipify-py.toml").write_text('include-dirs = ["include"]\nproject-headers = false\n')
+    (root / "src" / "o.cu").write_text(files["src/o.cu"])
+    assert run_cli("src/o.cu", cwd=root).returncode == 0
+    assert "cudaDeviceReset" in (root / "include" / "api" / "api.h").read_text()
+    assert run_cli("src/o.cu", "--project-headers", cwd=root).returncode == 0
+    assert "hipDeviceReset" in (root / "include" / "api" / "api.h").read_text()

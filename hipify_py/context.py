@@ -98,15 +98,16 @@ class Context:
         """With --roc: library -> a name of it the file uses that the ROC
         library lacks.  Such a library keeps its HIP names in this file (one
         file cannot mix hipSOLVER calls with rocSOLVER handles)."""
-        blocked = self.cache.get("roc_blocked")
-        if not isinstance(blocked, dict):
-            blocked = {}
-            names = self.table.names
-            for word in sorted(self.present):
-                row = names.get(word)
-                if row is not None and row.hip and not row.roc and row.library not in blocked:
-                    blocked[row.library] = word
-            self.cache["roc_blocked"] = blocked
+        cached = self.cache.get("roc_blocked")
+        if isinstance(cached, dict):
+            return cached
+        blocked: dict[str, str] = {}
+        names = self.table.names
+        for word in sorted(self.present):
+            row = names.get(word)
+            if row is not None and row.hip and not row.roc and row.library not in blocked:
+                blocked[row.library] = word
+        self.cache["roc_blocked"] = blocked
         return blocked
 
     def uses_roc(self, library: str) -> bool:

@@ -100,7 +100,7 @@ def test_known_headers_map_and_project_headers_do_not() -> None:
         "#include <cublas_v2.h>\n#include <curand.h>\n#include <cufft.h>\n#include <thrust/sort.h>\n"
     )
     assert out(src) == (
-        '#include <hip/hip_runtime.h>\n#include "hip/hip_runtime.h"\n#include "vendors/cuda.h"\n'
+        '#include <hip/hip_runtime.h>\n#include "vendors/cuda.h"\n'
         "#include <hipblas/hipblas.h>\n#include <hiprand/hiprand.h>\n#include <hipfft/hipfft.h>\n"
         "#include <thrust/sort.h>\n"
     )
@@ -315,3 +315,19 @@ def test_roc_keeps_hip_names_for_a_library_the_roc_one_cannot_cover() -> None:
     assert "#include <rocblas/rocblas.h>" in text and "rocblas_create_handle(&b)" in text
     notes = [d for d in result.diagnostics if d.code == "HPY108"]
     assert len(notes) == 1 and "cusolverDnSgetrf_bufferSize" in notes[0].message
+
+
+def test_cuda_headers_that_become_the_same_hip_header_are_included_once() -> None:
+    src = (
+        "#include <cooperative_groups.h>\n#include <cuda_runtime.h>\n#include <cuda.h>\n"
+        "#ifdef X\n#include <cuda.h>\n#endif\n__global__ void k() {}\n"
+    )
+    text = str(translate(src).text)
+    assert text == (
+        "#include <hip/hip_runtime.h>\n#include <hip/hip_cooperative_groups.h>\n"
+        "#ifdef X\n#include <hip/hip_runtime.h>\n#endif\n__global__ void k() {}\n"
+    )
+    assert translate(text).text == text
+    # a project's own repeated include is not ours to drop
+    mine = "#include <hip/hip_runtime.h>\n#include <hip/hip_runtime.h>\n"
+    assert translate(mine).text == mine

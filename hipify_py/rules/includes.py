@@ -110,6 +110,9 @@ def include_paths(ctx: Context) -> list[IncludePath]:
 def run(ctx: Context) -> None:
     resulting: set[str] = set()  # headers the file includes after translation
     first_provider = first_needing = -1  # offsets of the first such includes
+    # target -> scopes (the #if branch, or the file) that include it already
+    included: dict[str, set[int]] = {}
+    top_level_runtime: list[tuple[IncludePath, tuple[int, int]]] = []  # mapped to the runtime
     for path in include_paths(ctx):
         raw = ctx.text[path.start_byte : path.end_byte]
         if len(raw) < 2 or raw[0] not in '<"' or raw[-1] not in '>"':
@@ -138,18 +141,58 @@ def run(ctx: Context) -> None:
             first_provider = path.start_byte
         if row.needs_runtime and first_needing < 0:
             first_needing = path.start_byte
+        scope, line = _scope_and_line(ctx, path)
         if target != name:
-            ctx.edit(path.start_byte + 1, path.end_byte - 1, target, "include", structural=False)
             ctx.stats.converted[(row.library or "headers", "header")] += 1
             ctx.references.append(
                 (path.start_byte, f"<{name}>", f"<{target}>", row.library or "headers")
             )
+            if line is not None and scope in included.get(target, ()):
+                # <cuda.h> and <cuda_runtime.h> both become <hip/hip_runtime.h>:
+                # once is enough
+                ctx.edit(line[0], line[1], "", "include", structural=False)
+                continue
+            if target == RUNTIME_HEADER and line is not None and scope == ctx.root.id:
+                top_level_runtime.append((path, line))  # renamed or dropped below
+            else:
+                ctx.edit(
+                    path.start_byte + 1, path.end_byte - 1, target, "include", structural=False
+                )
+        if scope is not None:
+            included.setdefault(target, set()).add(scope)
     inserted = False
     if ctx.options.insert_runtime_include:
         late = first_needing >= 0 and (first_provider < 0 or first_provider > first_needing)
         inserted = _insert_runtime(ctx, resulting, force=late)
+    for path, (start, end) in top_level_runtime:
+        if inserted:
+            # the inserted include comes first: the later mapped ones are repeats
+            ctx.edit(start, end, "", "include", structural=False)
+        else:
+            ctx.edit(
+                path.start_byte + 1, path.end_byte - 1, RUNTIME_HEADER, "include", structural=False
+            )
     if ctx.before_runtime or ctx.after_runtime:
         _place_around_runtime(ctx, None if inserted else first_provider)
+
+
+_INCLUDE_LINE = re.compile(
+    r"[ \t]*#[ \t]*include[ \t]*[<\"][^>\"\n]*[>\"][ \t]*(?://[^\n]*)?\r?\n?\Z"
+)
+
+
+def _scope_and_line(ctx: Context, path: IncludePath) -> tuple[int | None, tuple[int, int] | None]:
+    """The id of the node the include sits in (an #if branch, or the file),
+    and the span of its line when the line holds nothing else."""
+    node = ctx.root.descendant_for_byte_range(path.start_byte, path.end_byte)
+    while node is not None and node.type != "preproc_include":
+        node = node.parent
+    if node is None or node.parent is None:
+        return None, None
+    start = _line_start(ctx, path.start_byte)
+    end = _line_end(ctx, path.end_byte)
+    whole = _INCLUDE_LINE.match(ctx.text[start:end]) is not None
+    return node.parent.id, (start, end) if whole else None
 
 
 def _place_around_runtime(ctx: Context, provider: int | None) -> None:

@@ -51,6 +51,7 @@ PARSE_REGRESSION = _code(
     "the translated file parses worse than the original, so the file was left unchanged",
     why="An edit produced text that tree-sitter cannot parse; writing it would break the build.",
     fix="Report the input as a bug; translate the affected lines by hand.",
+    example="a file whose translation would not parse",
 )
 BINARY_FILE = _code(
     "HPY002",
@@ -58,6 +59,9 @@ BINARY_FILE = _code(
     W,
     "the file is not source text (binary, NUL bytes or UTF-16) and was skipped",
     fix="Exclude the file (--exclude) or convert it to UTF-8.",
+    why="hipify-py rewrites text; it cannot tell code from data in a binary or UTF-16 file, so it "
+    "does not touch it.",
+    example="kernels.cu saved as UTF-16 by an editor",
 )
 PARSE_ERRORS = _code(
     "HPY003",
@@ -66,6 +70,9 @@ PARSE_ERRORS = _code(
     "the original file has syntax the parser could not read; nearby translations may be incomplete",
     why="tree-sitter recovers from errors, but names inside an unparsed region are renamed "
     "only when they clearly are code.",
+    example="KERNEL_BEGIN(add, float* p) p[threadIdx.x] += 1; KERNEL_END",
+    fix="Nothing to do when the translation is right; otherwise translate the lines near the "
+    "reported position by hand.",
 )
 EDIT_CONFLICT = _code(
     "HPY004",
@@ -74,6 +81,7 @@ EDIT_CONFLICT = _code(
     "two edits overlapped; the later one was dropped",
     why="Two rules wanted to change the same text; applying both would corrupt it.",
     fix="Check the reported line by hand, and please report the input.",
+    example="a macro argument that two rules both rewrite",
 )
 TRANSLATABLE_REFERENCE = _code(
     "HPY100",
@@ -102,6 +110,7 @@ UNKNOWN_CUDA_NAME = _code(
     why="It may be a newer CUDA API than our tables know, or a project name that merely "
     "looks like CUDA.  Either way nobody translated it.",
     fix="If it is the project's own name, ignore this (or suppress it); otherwise port it by hand.",
+    example="cudaFooBarNewIn13(x);",
 )
 NEEDS_NEWER_HIP = _code(
     "HPY103",
@@ -110,12 +119,16 @@ NEEDS_NEWER_HIP = _code(
     "the HIP counterpart appeared after the target HIP version; left unchanged",
     why="Emitting it would fail to compile with the HIP version you target (--hip-version).",
     fix="Target a newer HIP (--hip-version) or avoid the API.",
+    example="hipGraphInstantiateWithParams with --hip-version 5.7",
 )
 DEPRECATED_API = _code(
     "HPY104",
     "deprecated-cuda-api",
     N,
     "a deprecated CUDA API; translated, but consider the replacement",
+    why="CUDA may drop it in a later release; HIP keeps it for now, so the translation builds.",
+    example="cudaThreadSynchronize();",
+    fix="Move to the replacement the message names (cudaDeviceSynchronize here).",
 )
 REMOVED_API = _code(
     "HPY105",
@@ -124,18 +137,27 @@ REMOVED_API = _code(
     "a CUDA API removed from newer CUDA; translated where HIP has it",
     why="HIP may drop it too (texture references, for example, are deprecated in HIP).",
     fix="Move to the API CUDA replaced it with, which HIP usually has as well.",
+    example="texture<float, 1, cudaReadModeElementType> tex;",
 )
 EXPERIMENTAL_API = _code(
     "HPY106",
     "experimental-hip-api",
     N,
     "the HIP counterpart is marked experimental",
+    why="Experimental HIP APIs may change their behaviour or signature between ROCm releases.",
+    example="cublasSgemm_64(handle, ...)  // hipblasSgemm_v2_64, experimental in hipBLAS",
+    fix="Pin the ROCm version you build with, or avoid the API.",
 )
 STRING_MENTION = _code(
     "HPY107",
     "cuda-name-in-string",
     N,
     "a string literal names a CUDA API; strings are not rewritten without --rewrite-strings",
+    why="A name in a string is usually a log message; when it is a symbol looked up at run time "
+    "(dlsym, nvrtc) it must be renamed too.",
+    example="printf(\"cudaMalloc failed\\n\");",
+    fix="Rename it by hand where the string is looked up at run time, or translate with "
+    "--rewrite-strings.",
 )
 ROC_FALLBACK = _code(
     "HPY108",
@@ -155,6 +177,9 @@ UNSUPPORTED_HEADER = _code(
     E,
     "a CUDA header with no HIP counterpart; left unchanged",
     fix="Remove the include and port what it provided (see the hint).",
+    why="The file includes a CUDA header that ROCm has no counterpart for, so it cannot compile "
+    "for AMD GPUs.",
+    example="#include <mma.h>",
 )
 RUNTIME_INCLUDE_ADDED = _code(
     "HPY202",
@@ -162,36 +187,51 @@ RUNTIME_INCLUDE_ADDED = _code(
     N,
     "inserted #include <hip/hip_runtime.h> (nvcc includes the CUDA runtime implicitly, hipcc for "
     "host compilers does not)",
+    why="nvcc includes the CUDA runtime header in every .cu file by itself; hipcc does not, so "
+    "a file that uses kernels, threadIdx or runtime calls without an include fails to compile.",
+    example="__global__ void k(float* p) { p[threadIdx.x] = 0; }  // no #include",
+    fix="Nothing: the include is what HIP needs (--no-runtime-include leaves it out).",
 )
 WARP_PARTIAL_MASK = _code(
     "HPY401",
     "partial-warp-mask",
     W,
-    "a warp function with a partial or computed mask: lane numbering differs on wave64",
+    "a warp function with a partial or computed mask (HIP >= 6.2): lane numbers differ on wave64",
     why="HIP's masks are 64-bit and a gfx942 wavefront has lanes 0-63; a mask built for 32 "
-    "lanes leaves half the wavefront out, and HIP rejects a 32-bit mask type at compile time.",
+    "lanes leaves half the wavefront out.  The mask is given a 64-bit type (HIP rejects a "
+    "32-bit mask type at compile time), which keeps the same lane numbers: a mask that was "
+    "meant as every lane (a 32-bit full mask in a parameter or variable) then names lanes "
+    "0-31 only.",
     example="__shfl_xor_sync(0x0000ffff, v, 1, 16)",
-    fix="Build the mask as unsigned long long over warpSize lanes (__ballot_sync, __activemask).",
+    fix="Build the mask as unsigned long long over warpSize lanes (__ballot_sync, __activemask); "
+    "use 0xffffffffffffffffULL for every lane.",
 )
 WARP_MASK_NEEDS_62 = _code(
     "HPY402",
     "masked-warp-function-needs-hip-6.2",
     E,
-    "a warp function with a partial mask has no counterpart before HIP 6.2",
-    why="HIP < 6.2 has only the mask-less __shfl/__ballot/__any/__all, which act on every "
-    "active lane.",
-    example="__ballot_sync(lanes, pred) with --hip-version 5.7",
-    fix="Let every lane take part and use the mask-less form, or target HIP >= 6.2.",
+    "a warp function with a partial, computed or side-effecting mask has no counterpart "
+    "before HIP 6.2; left unchanged",
+    why="HIP < 6.2 has only the mask-less __shfl/__ballot/__any/__all, which act on every active "
+    "lane; which rewrite keeps the meaning of a mask depends on which lanes execute the call, "
+    "which only the author knows, so the call is left (and does not compile).",
+    example="__ballot_sync(lanes, pred)  // with --hip-version 5.7",
+    fix="Apply the rewrite the hint gives when it holds ((__ballot(pred) & (lanes)) for a vote "
+    "whose mask names lanes that all execute it; the mask-less shuffle when the mask names "
+    "exactly the lanes taking part), or target HIP >= 6.2.",
 )
 WARP_NARROW_BALLOT = _code(
     "HPY403",
     "narrow-ballot-result",
     W,
-    "a ballot / active mask result kept in 32 bits, or given to a 32-bit bit function",
+    "a ballot / active mask result kept in 32 bits (variable, field, return value, cast) "
+    "or given to a 32-bit bit function",
     why="HIP returns one bit per lane of a wave64: 64 bits.  A 32-bit variable, __popc or __clz "
     "sees lanes 0-31 only.",
-    example="unsigned b = __ballot_sync(~0u, x > 0);",
-    fix="Use unsigned long long and __popcll / __ffsll / __clzll.",
+    example="unsigned b = __ballot_sync(~0u, x > 0);\nauto c = __ballot_sync(~0u, y > 0);\nint n = "
+    "__clz(c);",
+    fix="Use unsigned long long and __popcll / __ffsll / __clzll / __brevll (__popc and __ffs of a "
+    "ballot, or of a 64-bit variable holding one, are rewritten).",
 )
 WARP_SYNCWARP = _code(
     "HPY404",
@@ -200,12 +240,43 @@ WARP_SYNCWARP = _code(
     "__syncwarp became hipify_py_syncwarp, a helper defined at the top of the file",
     why="HIP declares no __syncwarp; a wavefront runs in lockstep, so a wavefront barrier "
     "with release/acquire fences gives the same ordering.",
+    example="__syncwarp();",
+    fix="Nothing; where the code relies on __syncwarp(mask) synchronising part of a warp, check "
+    "that a wavefront barrier is right.",
 )
 WARP_SYNC_OPT_IN = _code(
     "HPY405",
     "warp-sync-opt-in",
     N,
     "defined HIP_ENABLE_WARP_SYNC_BUILTINS, which HIP 6.2 and 6.3 need for the _sync functions",
+    why="HIP 6.2 and 6.3 declare __shfl_sync, __ballot_sync, ... only when "
+    "HIP_ENABLE_WARP_SYNC_BUILTINS is defined before <hip/hip_runtime.h>; HIP 6.4 declares them by "
+    "default.",
+    example="v += __shfl_down_sync(0xffffffff, v, 1);  // with --hip-version 6.2",
+    fix="Nothing; if another header includes hip_runtime.h first, compile with "
+    "-DHIP_ENABLE_WARP_SYNC_BUILTINS.",
+)
+WARP_MASK_PARAMETER = _code(
+    "HPY406",
+    "mask-parameter-widened",
+    W,
+    "a mask parameter whose default is CUDA's full mask was made 64-bit (HIP >= 6.2)",
+    why="HIP's masks are 64-bit.  Cast to 64 bits, the 32-bit full mask 0xffffffff names "
+    "lanes 0-31 only, so the parameter's type and default are widened; calls from other "
+    "files that pass a mask explicitly are not seen.",
+    example="__device__ float shfl_down(float v, int d, unsigned mask = 0xffffffff)\n"
+    "{ return __shfl_down_sync(mask, v, d); }",
+    fix="Make callers elsewhere pass a 64-bit mask (0xffffffffffffffffULL for every lane).",
+)
+WARP_SHUFFLE_TYPE = _code(
+    "HPY407",
+    "shuffle-type-needs-hip-6.2",
+    E,
+    "a shuffle of a bfloat16 value, which HIP < 6.2 has no __shfl overload for",
+    why="HIP 5.7's __shfl, __shfl_up, __shfl_down and __shfl_xor take int, unsigned, float, "
+    "double, 64-bit integers, __half and __half2; the translated call does not compile.",
+    example="__nv_bfloat16 b = x[i];\nb = __shfl_xor_sync(0xffffffff, b, 1);",
+    fix="Shuffle the raw bits: __ushort_as_bfloat16(__shfl_xor(__bfloat16_as_ushort(b), 1)).",
 )
 WARP_SIZE_LANE_MATH = _code(
     "HPY420",
@@ -216,8 +287,10 @@ WARP_SIZE_LANE_MATH = _code(
     "threadIdx.x / 32 puts one wavefront in two warps.  The code compiles and computes wrong "
     "answers.",
     example="int lane = threadIdx.x % 32;",
-    fix="Use warpSize (threadIdx.x % warpSize); --fix-warp-size rewrites this when the operand "
-    "is threadIdx.",
+    fix="Use warpSize (threadIdx.x % warpSize); --fix-warp-size rewrites it when the operand is "
+    "threadIdx and the value is only compared, stored or used as a shuffle lane: never a "
+    "shift amount or bit index (1u << (threadIdx.x % 32) indexes the bits of a 32-bit word), "
+    "never an index, stride or offset into memory (whose layout would change).",
 )
 WARP_SIZE_REDUCTION = _code(
     "HPY421",
@@ -227,7 +300,8 @@ WARP_SIZE_REDUCTION = _code(
     why="With 64 lanes the step at offset 32 is missing, so the two halves of the wavefront "
     "are never combined.",
     example="for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(~0u, v, offset);",
-    fix="Start at warpSize / 2.",
+    fix="Start at warpSize / 2.  Loops over a 32-wide cooperative-groups tile "
+    "(tiled_partition<32>) are right and not reported.",
 )
 WARP_SIZE_CONSTANT = _code(
     "HPY422",
@@ -235,9 +309,12 @@ WARP_SIZE_CONSTANT = _code(
     W,
     "a constant named like the warp size defined as 32",
     why="Everything sized or indexed with it assumes 32 lanes; gfx942 has 64.",
-    example="#define WARP_SIZE 32",
-    fix="Use warpSize in device code; --fix-warp-size redefines the macro as warpSize when "
-    "every use is a lane count (not an array size, template argument or case label).",
+    example="#define WARP_SIZE 32\nconstexpr int kWarpSize{32};\ntemplate <int kNumThreadsPerWarp "
+    "= 32> ...",
+    fix="Use warpSize in device code; --fix-warp-size redefines the macro as warpSize only when "
+    "every use is a lane count (lane math on threadIdx whose value is a lane count, a shuffle "
+    "width, the start of a halving loop): not an array size, template argument, case label, "
+    "stride or bit index.",
 )
 WARP_SIZE_SHARED_ARRAY = _code(
     "HPY423",
@@ -263,8 +340,9 @@ WARP_SIZE_BLOCK = _code(
     W,
     "a kernel that uses warp intrinsics launched with a block size that is not a multiple of 64",
     why="The last wavefront of each block is partly empty, so full-mask shuffles and votes read "
-    "lanes that do not exist.",
-    example="reduce<<<grid, 96>>>(...)",
+    "lanes that do not exist.  Kernels that call a __device__ helper (or a macro) using warp "
+    "functions count too.",
+    example="reduce<<<grid, 96>>>(...);\ndim3 block(48, 2);\nreduce<<<grid, block>>>(...);",
     fix="Launch a multiple of 64 threads per block.",
 )
 CUDA_ARCH_GATE = _code(
@@ -286,24 +364,27 @@ FP8_FORMAT = _code(
     why="gfx942 implements the FNUZ fp8 variants (e4m3: largest value 240 instead of 448, no "
     "negative zero, NaN encoded as 0x80); later targets implement CUDA's OCP formats.",
     example="__nv_fp8_e4m3 x = __nv_fp8_e4m3(1.5f);",
-    fix="Pick the format with --fp8 fnuz|ocp and check results that depend on range or NaN.",
+    fix="Pick the format with --fp8 fnuz|ocp (the FNUZ types need HIP >= 6.2, the OCP ones HIP "
+    ">= 6.3) and check results that depend on range or NaN.",
 )
 TEXTURE_REFERENCE = _code(
     "HPY440",
     "texture-reference",
-    W,
-    "a texture or surface reference (texture<T, dim>)",
-    why="Texture references were removed in CUDA 12 and are deprecated in HIP; gfx942 has no "
-    "texture hardware behind them.",
+    E,
+    "a texture or surface reference (texture<T, dim>, surface<void, dim>)",
+    why="Texture references were removed in CUDA 12 and are deprecated in HIP.  hipcc 5.7 for "
+    "gfx942 rejects surface references (no template named 'surface') and every fetch through "
+    "a texture reference (gfx942 has no texture hardware).",
     example="texture<float, 1, cudaReadModeElementType> tex;",
     fix="Read the data with global loads.",
 )
 TEXTURE_FETCH = _code(
     "HPY441",
     "texture-fetch",
-    W,
+    E,
     "a texture or surface fetch (tex1Dfetch, tex2D, surf2Dread, ...)",
-    why="MI300 (gfx942) has no texture sampling units; HIP 5.7 does not support fetches there.",
+    why="MI300 (gfx942) has no texture sampling units; hipcc 5.7 rejects the fetch there "
+    "('tex1Dfetch' is unavailable: The image/texture API not supported on the device).",
     example="float v = tex1Dfetch<float>(tex, i);",
     fix="Replace the fetch with a global load and do filtering or addressing by hand.",
 )
@@ -311,12 +392,26 @@ DEVICE_PROP_VALUE = _code(
     "HPY450",
     "device-prop-differs",
     N,
-    "a cudaDeviceProp field whose value differs on AMD GPUs (warpSize, shared memory, registers, "
-    "compute capability)",
+    "a cudaDeviceProp field or device attribute whose value differs on AMD GPUs (shared "
+    "memory, registers, compute capability, L2)",
     why="Code that sizes work from NVIDIA's numbers, or tests the compute capability, takes the "
     "wrong path on gfx942.",
-    example="if (prop.major >= 8) use_tensor_cores();",
+    example="if (prop.major >= 8) use_tensor_cores();\ncudaDeviceGetAttribute(&v, "
+    "cudaDevAttrMaxSharedMemoryPerBlock, dev);",
     fix="Use the values HIP reports, and gcnArchName instead of major/minor.",
+)
+DEVICE_WARP_SIZE = _code(
+    "HPY451",
+    "device-warp-size-query",
+    W,
+    "the warp size read from the device (cudaDeviceProp::warpSize, cudaDevAttrWarpSize): 64 "
+    "on gfx942",
+    why="Host code that reads the warp size usually goes on to size masks, shared arrays or "
+    "lane math for 32 lanes; on gfx942 the value is 64, so those sizes are half of what the "
+    "wavefront needs.",
+    example="int lanes = prop.warpSize;\nunsigned full = (1u << lanes) - 1;  // 32-bit mask",
+    fix="Keep using the value, and make everything sized by it work for 64: 64-bit masks, "
+    "blockDim.x / warpSize warps per block.",
 )
 HALF2_MEMBER = _code(
     "HPY460",
@@ -325,7 +420,7 @@ HALF2_MEMBER = _code(
     "half2 .x / .y member access",
     why="In CUDA they are __half values; in HIP they are the raw unsigned short bits, so "
     "arithmetic on them silently uses the bit pattern as an integer.",
-    example="float lo = __half2float(h.x);",
+    example="float lo = __half2float(h.x);\nfloat hi = __half2float(hp[i].y);",
     fix="Use __low2half(h) / __high2half(h).",
 )
 BUILD_CMAKE_LANGUAGE = _code(
@@ -360,9 +455,10 @@ INLINE_PTX = _code(
     "HPY501",
     "inline-ptx",
     E,
-    "inline PTX assembly (asm / asm volatile) in device code",
+    "inline PTX assembly (asm / asm volatile) in device code or a #define body",
     why="PTX is NVIDIA's virtual instruction set; hipcc cannot assemble it for AMD GPUs.",
-    example='asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));',
+    example="asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n#define LANE_ID(r) asm "
+    "volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r))",
     fix="Rewrite it with HIP intrinsics (__lane_id(), __builtin_amdgcn_*) or AMD GCN assembly.",
 )
 LAUNCH_NOT_REWRITTEN = _code(
@@ -371,6 +467,9 @@ LAUNCH_NOT_REWRITTEN = _code(
     W,
     "a <<<...>>> launch could not be rewritten to hipLaunchKernelGGL; it was kept as is",
     why="hipcc accepts the triple-chevron syntax, so the code still builds with hipcc.",
+    example="LAUNCH_MACRO(kernel)<<<grid, block>>>(args);",
+    fix="Nothing: hipcc compiles <<<...>>>; rewrite it to hipLaunchKernelGGL by hand if you need "
+    "that form.",
 )
 
 

@@ -18,7 +18,19 @@ _GROUPS = [
     ("HPY45", "Device properties"),
     ("HPY46", "Half precision"),
     ("HPY5", "Inline assembly"),
+    ("HPY6", "Build files"),
 ]
+
+
+def _language(code: str) -> str:
+    """The code fence of an example: build files, plain descriptions, CUDA."""
+    if code == "HPY603":
+        return "make"
+    if code.startswith("HPY60"):
+        return "cmake"
+    if code in ("HPY001", "HPY002", "HPY004"):
+        return "text"
+    return "cuda"
 
 
 def _group(code: str) -> str:
@@ -40,7 +52,8 @@ def explain(entry: Code) -> str:
     if entry.why:
         lines += ["", f"**Why it matters on AMD.** {entry.why}"]
     if entry.example:
-        lines += ["", "**Example.**", "", "```cuda", entry.example, "```"]
+        fence = _language(entry.code)
+        lines += ["", "**Example.**", "", f"```{fence}", entry.example, "```"]
     if entry.fix:
         lines += ["", f"**Fix.** {entry.fix}"]
     return "\n".join(lines)
@@ -55,7 +68,8 @@ def markdown() -> str:
         "",
         "Suppress one on its line with a comment `// hipify-py: ignore[CODE]` (several codes:",
         "`ignore[HPY420,HPY421]`; every code: `// hipify-py: ignore`), or for a whole run with",
-        "`--ignore CODES` / `--select CODES` (comma-separated prefixes, e.g. `--ignore HPY42`).",
+        "`--ignore CODES` / `--select CODES` (comma-separated prefixes, e.g. `--ignore HPY42`;",
+        "a code or prefix that names no diagnostic is a usage error, exit 2).",
         "`--annotate` writes a `/* hipify-py: CODE ... */` comment at each site of the output.",
         "",
         "Severities: **error** means the translated code will not compile or is known to be",
@@ -65,10 +79,11 @@ def markdown() -> str:
         "| code | name | severity | summary |",
         "|---|---|---|---|",
     ]
-    for entry in CATALOGUE.values():
+    entries = sorted(CATALOGUE.values(), key=lambda e: e.code)
+    for entry in entries:
         out.append(f"| {entry.code} | `{entry.name}` | {entry.severity.value} | {entry.summary} |")
     current = None
-    for entry in CATALOGUE.values():
+    for entry in entries:
         group = _group(entry.code)
         if group != current:
             out += ["", f"## {group}"]

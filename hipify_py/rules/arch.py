@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+import tree_sitter
+
 from .. import diagnostics as D
 from ..context import Context
 from ..lexer import opaque_spans, span_kind
@@ -24,6 +26,8 @@ _DEFINED_BEFORE = re.compile(r"defined\s*\(?\s*$")
 def run(ctx: Context) -> None:
     if NAME not in ctx.present:
         return
+    # each use: (start, the condition or macro body it is in, a defined() test?)
+    uses: list[tuple[int, tuple[int, int], bool]] = []
     for start in occurrences(ctx.text, NAME):
         end = start + len(NAME)
         node = ctx.root.descendant_for_byte_range(start, end)
@@ -31,19 +35,45 @@ def run(ctx: Context) -> None:
             continue
         parent = node.parent
         if node.type == "identifier" and parent is not None:
-            if parent.type in ("preproc_defined", "preproc_ifdef"):
-                _rename(ctx, start, end)
-            else:
-                _report(ctx, start)
+            uses.append(
+                (start, _condition(node), parent.type in ("preproc_defined", "preproc_ifdef"))
+            )
         elif node.type == "preproc_arg":
             body = ctx.node_text(node)
             inner = start - node.start_byte
             if span_kind(opaque_spans(body), inner, inner + len(NAME)) is not None:
                 continue  # in a comment or string of the macro body
-            if _DEFINED_BEFORE.search(body[:inner]):
-                _rename(ctx, start, end)
-            else:
-                _report(ctx, start)
+            # a macro body is one expression: the whole body is the condition
+            uses.append(
+                (
+                    start,
+                    (node.start_byte, node.end_byte),
+                    _DEFINED_BEFORE.search(body[:inner]) is not None,
+                )
+            )
+    # a condition that also tests the value (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800)
+    # stays whole: renaming only its defined() part changes which branch HIP takes
+    mixed = {where for _, where, defined in uses if not defined}
+    for start, where, defined in uses:
+        if defined and where not in mixed:
+            _rename(ctx, start, start + len(NAME))
+        elif not defined:
+            _report(ctx, start, mixed=any(d and w == where for _, w, d in uses))
+
+
+def _condition(node: tree_sitter.Node) -> tuple[int, int]:
+    """The #if / #elif condition (or the expression) a use is part of."""
+    current = node
+    while current.parent is not None and current.parent.type not in (
+        "preproc_if",
+        "preproc_elif",
+        "preproc_ifdef",
+        "translation_unit",
+        "expression_statement",
+        "compound_statement",
+    ):
+        current = current.parent
+    return current.start_byte, current.end_byte
 
 
 def _rename(ctx: Context, start: int, end: int) -> None:
@@ -51,14 +81,20 @@ def _rename(ctx: Context, start: int, end: int) -> None:
     ctx.stats.converted[("device", "macro")] += 1
 
 
-def _report(ctx: Context, start: int) -> None:
+def _report(ctx: Context, start: int, mixed: bool = False) -> None:
     ctx.stats.unconverted[NAME] += 1
     ctx.stats.unconverted_library["device"] += 1
     ctx.report(
         D.CUDA_ARCH_GATE,
         start,
         f"{NAME} is never defined by hipcc (it reads as 0 in #if), so this version test "
-        "takes the wrong branch in HIP device code; left unchanged",
+        "takes the wrong branch in HIP device code; left unchanged"
+        + (
+            f" with the whole condition (renaming only its defined({NAME}) part to "
+            f"{DEVICE_PASS} would change which branch the AMD device pass takes)"
+            if mixed
+            else ""
+        ),
         hint=f"test the device pass with {DEVICE_PASS}; for a feature gate use an AMD arch "
         "macro such as __gfx942__ or a feature test",
         name=NAME,

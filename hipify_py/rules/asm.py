@@ -3,7 +3,9 @@
 PTX is NVIDIA's virtual ISA; hipcc cannot assemble it for gfx942, and no
 translation exists in general.  Every site is an error-level diagnostic that
 quotes the instructions; the rest of the file is still translated.  Host-side
-``asm`` (x86) is left alone unless its text looks like PTX.
+``asm`` (x86) is left alone unless its text looks like PTX.  Inside a
+``#define`` body (opaque text to the parser) an ``asm`` statement is reported
+when its text looks like PTX: where the macro expands is not known.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import tree_sitter
 from .. import diagnostics as D
 from ..context import Context
 from .device_code import in_device_code
+from .identifiers import scanner_of
 
 _ASM = re.compile(r"(?<![\w])(?:asm|__asm__|__asm)(?![\w])")
 # PTX giveaways: %% registers, .u32/.f32 type suffixes, PTX-only opcodes
@@ -27,7 +30,12 @@ def run(ctx: Context) -> None:
     if "asm" not in ctx.text:
         return
     seen: set[int] = set()
+    scanner = scanner_of(ctx)
     for match in _ASM.finditer(ctx.text):
+        where, _ = scanner.classify(match.start(), match.end())
+        if where == "macro":
+            _in_macro(ctx, match.start(), match.end())
+            continue
         node = ctx.root.descendant_for_byte_range(match.start(), match.end())
         while node is not None and node.type not in ("gnu_asm_expression", "translation_unit"):
             node = node.parent
@@ -37,17 +45,73 @@ def run(ctx: Context) -> None:
         code = _instructions(ctx, node)
         if not in_device_code(ctx, node.start_byte) and not _PTX.search(code):
             continue
-        ctx.stats.unconverted["asm"] += 1
-        ctx.stats.unconverted_library["device"] += 1
-        ctx.report(
-            D.INLINE_PTX,
-            node.start_byte,
-            f"inline PTX cannot be compiled for AMD GPUs: {code}",
-            hint="rewrite it with HIP intrinsics or builtins (e.g. __lane_id(), __shfl_*, "
-            "__builtin_amdgcn_*), or in AMD GCN assembly; list every site with --list-asm",
-            name="asm",
-            end=node.end_byte,
-        )
+        _report(ctx, node.start_byte, node.end_byte, code)
+
+
+def _report(ctx: Context, start: int, end: int, code: str, in_macro: bool = False) -> None:
+    ctx.stats.unconverted["asm"] += 1
+    ctx.stats.unconverted_library["device"] += 1
+    ctx.report(
+        D.INLINE_PTX,
+        start,
+        f"inline PTX{' in a #define body' if in_macro else ''} cannot be compiled for AMD "
+        f"GPUs: {code}",
+        hint="rewrite it with HIP intrinsics or builtins (e.g. __lane_id(), __shfl_*, "
+        "__builtin_amdgcn_*), or in AMD GCN assembly; list every site with --list-asm",
+        name="asm",
+        end=end,
+    )
+
+
+_MACRO_ASM = re.compile(r"\s*(?:(?:volatile|__volatile__|inline|goto)\s*)*\(")
+_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def _in_macro(ctx: Context, start: int, end: int) -> None:
+    """``asm`` in a #define body: its string pieces up to the first ':' or ')'."""
+    text = ctx.text
+    opening = _MACRO_ASM.match(text, end)
+    if opening is None:
+        return
+    pos = opening.end()
+    pieces = []
+    while True:
+        while pos < len(text) and text[pos] in " \t\\\r\n":
+            if text[pos] == "\n" and text[pos - 1 : pos] != "\\" and text[pos - 2 : pos] != "\\\r":
+                break
+            pos += 1
+        string = _STRING.match(text, pos)
+        if string is None:
+            break
+        pieces.append(string.group(1))
+        pos = string.end()
+    code = " ".join("".join(pieces).replace("\\n", "; ").replace("\\t", " ").split()).strip("; ")
+    if not code or not _PTX.search(code):
+        return
+    close = _closing(text, opening.end() - 1)
+    _report(ctx, start, close, code, in_macro=True)
+
+
+def _closing(text: str, open_paren: int) -> int:
+    """Offset past the parenthesis closing the one at ``open_paren`` (same macro)."""
+    depth = 0
+    i = open_paren
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            string = _STRING.match(text, i)
+            i = string.end() if string is not None else i + 1
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif ch == "\n" and text[i - 1 : i] != "\\" and text[i - 2 : i] != "\\\r":
+            return i
+        i += 1
+    return i
 
 
 def _instructions(ctx: Context, node: tree_sitter.Node) -> str:

@@ -4,6 +4,9 @@ the whole tree."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 import tree_sitter
 
 from ..context import Context
@@ -57,3 +60,326 @@ def function_name(ctx: Context, function: tree_sitter.Node) -> str:
             break
         declarator = inner
     return ctx.node_text(declarator) if declarator is not None else ""
+
+
+# ------------------------------------------------------------------ scopes
+#
+# What a name means at one place in the file: a function or macro parameter,
+# a local declared before the use in an enclosing block, a #define, or a
+# file-scope constant.  The warp and warp-size rules resolve masks, sizes and
+# variable types with it, so a parameter named like a constant elsewhere in
+# the file shadows that constant (as the compiler sees it).
+
+_FUNCTION_LIKE = frozenset({"function_definition", "lambda_expression"})
+_PARAMETERS = frozenset(
+    {"parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration"}
+)
+_TEMPLATE_PARAMETERS = frozenset(
+    {
+        "parameter_declaration",
+        "optional_parameter_declaration",
+        "type_parameter_declaration",
+        "optional_type_parameter_declaration",
+        "variadic_type_parameter_declaration",
+        "template_template_parameter_declaration",
+    }
+)
+_DECLARATOR_WRAPPERS = frozenset(
+    {
+        "init_declarator",
+        "pointer_declarator",
+        "reference_declarator",
+        "array_declarator",
+        "parenthesized_declarator",
+        "attributed_declarator",
+    }
+)
+_COMMENTS = re.compile(r"/\*.*?\*/|//.*$", re.S)
+_DEFINE_BEFORE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+$")
+
+
+@dataclass
+class Declared:
+    """What ``name`` is at a use."""
+
+    kind: str  # parameter | template-parameter | local | file | define | macro-parameter
+    name: str
+    type_text: str = ""  # qualifiers and type, whitespace folded ("" for macros)
+    value: str | None = None  # initializer, default argument or macro body
+    start: int = 0  # where the name is declared
+    node: tree_sitter.Node | None = None  # the declaration (or the macro definition)
+    type_node: tree_sitter.Node | None = None
+    value_node: tree_sitter.Node | None = None
+    indirect: bool = False  # declared through *, & or [] (a pointer, reference or array)
+    array: bool = False
+    index: int = -1  # position among the function's or macro's parameters
+    owner: tree_sitter.Node | None = None  # the function or macro a parameter belongs to
+
+    @property
+    def const(self) -> bool:
+        return re.search(r"\b(?:const|constexpr)\b", self.type_text) is not None
+
+
+def declared_name(declarator: tree_sitter.Node) -> tuple[tree_sitter.Node | None, bool, bool]:
+    """(identifier, through a pointer/reference/array, an array) of a declarator."""
+    node: tree_sitter.Node | None = declarator
+    indirect = array = False
+    while node is not None and node.type in _DECLARATOR_WRAPPERS:
+        if node.type in ("pointer_declarator", "reference_declarator"):
+            indirect = True
+        if node.type == "array_declarator":
+            indirect = array = True
+        inner = node.child_by_field_name("declarator")
+        if inner is None:  # reference_declarator: the declarator is a plain child
+            inner = next((c for c in node.named_children if c.type != "type_qualifier"), None)
+        node = inner
+    if node is not None and node.type in ("identifier", "field_identifier"):
+        return node, indirect, array
+    return None, indirect, array
+
+
+def _type_text(ctx: Context, declaration: tree_sitter.Node) -> str:
+    parts = [
+        ctx.node_text(c)
+        for c in declaration.children
+        if c.type in ("type_qualifier", "storage_class_specifier")
+    ]
+    type_node = declaration.child_by_field_name("type")
+    if type_node is not None:
+        parts.append(ctx.node_text(type_node))
+    return " ".join(" ".join(parts).split())
+
+
+def _initializer(ctx: Context, value: tree_sitter.Node | None) -> str | None:
+    """The expression of ``= x``, ``(x)`` or ``{x}``."""
+    if value is None:
+        return None
+    if value.type in ("argument_list", "initializer_list"):
+        inner = [c for c in value.named_children if c.type != "comment"]
+        return ctx.node_text(inner[0]) if len(inner) == 1 else None
+    return ctx.node_text(value)
+
+
+def declarations_in(
+    ctx: Context, declaration: tree_sitter.Node, name: str, kind: str
+) -> Declared | None:
+    """``name`` among the declarators of one declaration (or parameter)."""
+    for declarator in declaration.children_by_field_name("declarator"):
+        ident, indirect, array = declared_name(declarator)
+        if ident is None or ctx.node_text(ident) != name:
+            continue
+        value_node = None
+        if declarator.type == "init_declarator":
+            value_node = declarator.child_by_field_name("value")
+        elif declaration.type == "optional_parameter_declaration":
+            value_node = declaration.child_by_field_name("default_value")
+        return Declared(
+            kind,
+            name,
+            _type_text(ctx, declaration),
+            _initializer(ctx, value_node),
+            ident.start_byte,
+            declaration,
+            declaration.child_by_field_name("type"),
+            value_node,
+            indirect,
+            array,
+        )
+    return None
+
+
+def macro_at(ctx: Context, offset: int) -> tree_sitter.Node | None:
+    """The #define whose body holds ``offset``."""
+    node: tree_sitter.Node | None = ctx.root.descendant_for_byte_range(offset, offset + 1)
+    while node is not None and node.type not in ("preproc_def", "preproc_function_def"):
+        if node.type == "translation_unit":
+            return None
+        node = node.parent
+    if node is None:
+        return None
+    value = node.child_by_field_name("value")
+    if value is None or not value.start_byte <= offset < value.end_byte:
+        return None
+    return node
+
+
+def macro_parameters(ctx: Context, macro: tree_sitter.Node) -> list[str]:
+    params = macro.child_by_field_name("parameters")
+    if params is None:
+        return []
+    return [ctx.node_text(c) for c in params.named_children]
+
+
+def define_of(ctx: Context, name: str, before: int | None = None) -> tuple[str, int] | None:
+    """The body (comments removed) and offset of ``#define name value``, the
+    first one before ``before`` when given."""
+    text = ctx.text
+    for start in _occurrences(text, name):
+        if before is not None and start >= before:
+            break
+        line_start = text.rfind("\n", 0, start) + 1
+        if not _DEFINE_BEFORE.match(text[line_start:start]):
+            continue
+        end = start + len(name)
+        line_end = text.find("\n", end)
+        body = text[end : line_end if line_end != -1 else len(text)]
+        if body[:1] not in (" ", "\t", "/"):
+            continue  # a function-like macro, or an empty one
+        return " ".join(_COMMENTS.sub(" ", body).split()), start
+    return None
+
+
+_CONSTANT_BEFORE = re.compile(r"\b(?:const|constexpr)\b[^;=(){}]*$")
+_VALUE_AFTER = re.compile(r"\s*(?:=\s*([^;,}\r\n]+)|\{\s*([^;{}\r\n]+?)\s*\})")
+_ENUM_OPEN = re.compile(r"\benum\b[^{;]*\{[^}]*$")
+
+
+def file_constant(ctx: Context, name: str) -> tuple[str, int] | None:
+    """``const``/``constexpr`` variable or enumerator ``name`` outside any
+    function body (cached per file)."""
+    cache = ctx.cache.setdefault("file_constants", {})
+    assert isinstance(cache, dict)
+    if name in cache:
+        found: tuple[str, int] | None = cache[name]
+        return found
+    found = None
+    text = ctx.text
+    for start in _occurrences(text, name):
+        line_start = text.rfind("\n", 0, start) + 1
+        before = text[line_start:start]
+        after = _VALUE_AFTER.match(text, start + len(name))
+        if after is None:
+            continue
+        if not (
+            _CONSTANT_BEFORE.search(before)
+            or _ENUM_OPEN.search(text, max(0, start - 2000), start)
+        ):
+            continue
+        node: tree_sitter.Node | None = ctx.root.descendant_for_byte_range(
+            start, start + len(name)
+        )
+        local = False
+        while node is not None:
+            if node.type in _FUNCTION_LIKE:
+                local = True
+                break
+            node = node.parent
+        if local:
+            continue
+        found = ((after.group(1) or after.group(2)).strip(), start)
+        break
+    cache[name] = found
+    return found
+
+
+def _occurrences(text: str, name: str) -> list[int]:
+    from .identifiers import occurrences
+
+    return occurrences(text, name)
+
+
+def visible(ctx: Context, name: str, offset: int) -> Declared | None:
+    """What ``name`` refers to at ``offset`` (None: nothing this file declares)."""
+    macro = macro_at(ctx, offset)
+    if macro is not None:
+        params = macro_parameters(ctx, macro)
+        if name in params:
+            return Declared(
+                "macro-parameter", name, start=macro.start_byte, node=macro,
+                index=params.index(name), owner=macro,
+            )
+        define = define_of(ctx, name)
+    else:
+        define = define_of(ctx, name, before=offset)
+    if define is not None:
+        return Declared("define", name, value=define[0], start=define[1])
+    if macro is None:
+        local = _scoped(ctx, name, offset)
+        if local is not None:
+            return local
+    constant = file_constant(ctx, name)
+    if constant is not None:
+        return Declared("file", name, "const", constant[0], constant[1])
+    return None
+
+
+def _scoped(ctx: Context, name: str, offset: int) -> Declared | None:
+    node: tree_sitter.Node | None = ctx.root.descendant_for_byte_range(offset, offset + 1)
+    while node is not None and node.type != "translation_unit":
+        parent = node.parent
+        if node.type == "compound_statement":
+            found = None
+            for child in node.named_children:
+                if child.start_byte >= offset:
+                    break
+                if child.type == "declaration":
+                    found = declarations_in(ctx, child, name, "local") or found
+            if found is not None:
+                return found
+        elif node.type in ("for_statement", "for_range_loop"):
+            init = node.child_by_field_name("initializer")
+            if init is not None and init.type == "declaration" and init.end_byte <= offset:
+                found = declarations_in(ctx, init, name, "local")
+                if found is not None:
+                    return found
+            if node.type == "for_range_loop":
+                declarator = node.child_by_field_name("declarator")
+                ident = declared_name(declarator)[0] if declarator is not None else None
+                if ident is not None and ctx.node_text(ident) == name:
+                    return Declared("local", name, _type_text(ctx, node), None, ident.start_byte)
+        elif node.type in _FUNCTION_LIKE:
+            found = _parameter(ctx, node, name)
+            if found is not None:
+                return found
+            template = parent if parent is not None else None
+            if template is not None and template.type == "template_declaration":
+                params = template.child_by_field_name("parameters")
+                for param in params.named_children if params is not None else []:
+                    if param.type in _TEMPLATE_PARAMETERS and name in ctx.node_text(param).split():
+                        return Declared("template-parameter", name, start=param.start_byte)
+            if node.type == "function_definition":
+                return None  # file scope next
+        node = parent
+    return None
+
+
+def function_parameters(ctx: Context, function: tree_sitter.Node) -> list[tree_sitter.Node]:
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.type not in (
+        "function_declarator",
+        "lambda_declarator",
+        "abstract_function_declarator",
+    ):
+        declarator = declarator.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    if params is None:
+        return []
+    return [p for p in params.named_children if p.type in _PARAMETERS]
+
+
+def _parameter(ctx: Context, function: tree_sitter.Node, name: str) -> Declared | None:
+    for index, param in enumerate(function_parameters(ctx, function)):
+        found = declarations_in(ctx, param, name, "parameter")
+        if found is not None:
+            found.index = index
+            found.owner = function
+            return found
+    return None
+
+
+def enclosing_function(ctx: Context, offset: int) -> tree_sitter.Node | None:
+    """The innermost function definition (not lambda) around ``offset``."""
+    node: tree_sitter.Node | None = ctx.root.descendant_for_byte_range(offset, offset + 1)
+    while node is not None and node.type != "function_definition":
+        node = node.parent
+    return node
+
+
+def constant_value(ctx: Context, name: str, offset: int) -> str | None:
+    """The value of a macro or constant ``name`` visible at ``offset``."""
+    found = visible(ctx, name, offset)
+    if found is None or found.value is None:
+        return None
+    if found.kind in ("define", "file") or (found.kind == "local" and found.const):
+        return found.value
+    return None

@@ -7,6 +7,8 @@ import re
 
 from .. import diagnostics as D
 from ..context import Context
+from ..table import Row
+from ..versions import format_version
 from .identifiers import occurrences, scanner_of
 
 FP8_PREFIXES = (
@@ -26,7 +28,7 @@ _FETCHES = re.compile(
     r"tex1DLod|tex2DLod|tex3DLod|tex1DGrad|tex2DGrad|tex3DGrad|surf1Dread|surf2Dread|surf3Dread|"
     r"surf1Dwrite|surf2Dwrite|surf3Dwrite)\s*(?:<[^<>;]*>)?\s*\("
 )
-_AFTER_TYPE = re.compile(r"\s*[*&]?\s*(\w+)")
+_AFTER_TYPE = re.compile(r"\s*(?:>\s*)?[*&]*\s*(?:const\s+)?(\w+)")
 # field -> why its value differs on gfx942 (MI300X)
 _PROP_FIELDS = {
     "warpSize": "it is 64 on gfx942 (32 on NVIDIA GPUs)",
@@ -61,31 +63,105 @@ def run(ctx: Context) -> None:
     _half2_members(ctx)
 
 
+# hip_fp8.h's OCP types (__hip_fp8_e4m3, __hip_fp8_e5m2, __HIP_E4M3, ...) came
+# after the FNUZ ones of ROCm 6.2 (device.curated.yaml's FP8 notes): ROCm 6.3,
+# from ROCm's release history (not verified in headers, which are not here).
+OCP_FP8_ADDED = (6, 3, 0)
+FNUZ_FP8_ADDED = (6, 2, 0)  # hip_fp8.h itself (device.curated.yaml: hip_added 6.2.0)
+
+
+def _fp8_hardware(arch: str) -> str | None:
+    """The fp8 format an AMD target implements (None: no fp8 instructions)."""
+    if arch.startswith("gfx94"):
+        return "fnuz"
+    if arch.startswith(("gfx95", "gfx12")):
+        return "ocp"
+    return None
+
+
 def _fp8(ctx: Context) -> None:
     names = sorted(n for n in ctx.present if n.startswith(FP8_PREFIXES))
     if not names:
         return
     scanner = scanner_of(ctx)
     sites = sorted((start, name) for name in names for start in occurrences(ctx.text, name))
+    sites = [
+        (start, name)
+        for start, name in sites
+        if scanner.classify(start, start + len(name))[0] in ("code", "macro")
+    ]
+    if not sites:
+        return
+    flavour = ctx.options.fp8_flavour()
+    translated = []  # sites renamed, and whether each name is one of a format (e4m3, e5m2)
+    formats = False  # does the file use a name of a format at all?
     for start, name in sites:
-        if scanner.classify(start, start + len(name))[0] not in ("code", "macro"):
+        row = ctx.table.lookup(name)
+        if row is None or row.hip is None:
             continue
-        flavour = ctx.options.fp8_flavour()
-        detail = (
-            "the FNUZ formats of gfx942 (e4m3: max 240, not 448; no negative zero; NaN is 0x80)"
-            if flavour == "fnuz"
-            else "the OCP formats (CUDA's encodings), which gfx942 lacks in hardware"
+        specific = "_fnuz" in row.hip.lower()
+        formats = formats or specific
+        target = ctx.hip_name_for(row)
+        if flavour == "ocp" and target != row.hip and ctx.target_hip < OCP_FP8_ADDED:
+            _keep_ocp_name(ctx, row, start, target or "")
+        elif any(offset == start for offset, *_ in ctx.references):
+            translated.append(specific)
+    translated_formats = any(translated) if formats else bool(translated)
+    first_start, first = sites[0]
+    arch = ctx.options.offload_arch
+    hardware = _fp8_hardware(arch)
+    detail = (
+        "the FNUZ formats (e4m3: max 240, not 448; no negative zero; NaN is 0x80)"
+        if flavour == "fnuz"
+        else "the OCP formats (CUDA's encodings)"
+    )
+    if hardware == flavour:
+        detail += f", which {arch} implements"
+    elif hardware is None:
+        detail += f"; {arch} has no fp8 instructions, so conversions are done in software"
+    else:
+        detail += f", which {arch} lacks in hardware (it implements {hardware.upper()})"
+    if translated_formats:
+        message = f"{first}: fp8 is translated to {detail}"
+        if flavour == "fnuz":
+            message += "; values that overflow or are NaN differ from CUDA's"
+    else:
+        needs = OCP_FP8_ADDED if flavour == "ocp" else FNUZ_FP8_ADDED
+        message = (
+            f"{first}: fp8 is left unchanged, since the {flavour.upper()} fp8 types of "
+            f"hip_fp8.h need HIP >= {format_version(needs)} (target is "
+            f"{format_version(ctx.target_hip)}); translated, it would use {detail}"
         )
-        ctx.report(
-            D.FP8_FORMAT,
-            start,
-            f"{name}: fp8 is translated to {detail}"
-            + ("; values that overflow or are NaN differ from CUDA's" if flavour == "fnuz" else ""),
-            hint="choose with --fp8 fnuz|ocp (default: what --offload-arch has); compare "
-            "results against a reference",
-            name=name,
-        )
-        return  # once per file, at the first use
+    ctx.report(
+        D.FP8_FORMAT,
+        first_start,
+        message,
+        hint="choose with --fp8 fnuz|ocp (default: what --offload-arch has); compare "
+        "results against a reference",
+        name=first,
+    )
+
+
+def _keep_ocp_name(ctx: Context, row: Row, start: int, target: str) -> None:
+    """Undo the OCP rename of ``row`` at ``start``: the OCP types need a newer HIP."""
+    before = len(ctx.edits)
+    ctx.edits[:] = [e for e in ctx.edits if not (e.start == start and e.rule == "rename")]
+    if len(ctx.edits) == before:
+        return
+    ctx.references[:] = [r for r in ctx.references if r[0] != start]
+    ctx.stats.converted[(row.library, row.kind)] -= 1
+    ctx.stats.unconverted[row.cuda] += 1
+    ctx.stats.unconverted_library[row.library] += 1
+    ctx.report(
+        D.NEEDS_NEWER_HIP,
+        start,
+        f"{row.cuda} -> {target} (OCP fp8) needs HIP >= {format_version(OCP_FP8_ADDED)} "
+        f"(target is {format_version(ctx.target_hip)}); left unchanged",
+        hint="raise --hip-version if your ROCm is newer, or use --fp8 fnuz (HIP >= 6.2) on "
+        "gfx942",
+        name=row.cuda,
+        end=start + len(row.cuda),
+    )
 
 
 def _textures(ctx: Context) -> None:
@@ -98,8 +174,13 @@ def _textures(ctx: Context) -> None:
         ctx.report(
             D.TEXTURE_REFERENCE,
             match.start(),
-            f"a {match.group(1)} reference: removed in CUDA 12 and deprecated in HIP, and gfx942 "
-            "has no texture hardware to back it",
+            f"a {match.group(1)} reference: removed in CUDA 12 and deprecated in HIP; "
+            + (
+                "HIP has no surface references (hipcc: no template named 'surface')"
+                if match.group(1) == "surface"
+                else "gfx942 has no texture hardware, so no fetch through it compiles "
+                "(hipcc: 'tex1Dfetch' is unavailable on the device)"
+            ),
             hint="read the data with ordinary global loads (__ldg) or use texture objects on "
             "GPUs that have image support",
             name=match.group(1),
@@ -110,36 +191,74 @@ def _textures(ctx: Context) -> None:
         ctx.report(
             D.TEXTURE_FETCH,
             match.start(1),
-            f"{match.group(1)}: texture fetches are not supported on gfx942 (MI300 has no "
-            "texture sampling units; HIP 5.7 rejects them there)",
+            f"{match.group(1)}: texture and surface fetches do not compile for gfx942 (MI300 "
+            "has no texture sampling units; hipcc: 'The image/texture API not supported on "
+            "the device')",
             hint="replace the fetch with a global load (and do filtering or addressing by hand)",
             name=match.group(1),
         )
 
 
+_PROP_CALL = re.compile(r"(?<![\w])(\w*(?:DeviceProp|DeviceProperties)\w*)\s*\([^()]*\)")
+_INDEX = r"(?:\s*\[[^\[\];]*\])*"
+_ATTRIBUTES = {
+    "cudaDevAttrWarpSize": "warpSize",
+    "cudaDevAttrMaxSharedMemoryPerBlock": "sharedMemPerBlock",
+    "cudaDevAttrMaxSharedMemoryPerMultiprocessor": "sharedMemPerMultiprocessor",
+    "cudaDevAttrMaxSharedMemoryPerBlockOptin": "sharedMemPerBlockOptin",
+    "cudaDevAttrMaxRegistersPerBlock": "regsPerBlock",
+    "cudaDevAttrMaxRegistersPerMultiprocessor": "regsPerMultiprocessor",
+    "cudaDevAttrMaxThreadsPerMultiProcessor": "maxThreadsPerMultiProcessor",
+    "cudaDevAttrComputeCapabilityMajor": "major",
+    "cudaDevAttrComputeCapabilityMinor": "minor",
+    "cudaDevAttrL2CacheSize": "l2CacheSize",
+}
+
+
 def _device_prop(ctx: Context) -> None:
+    scanner = scanner_of(ctx)
+    for attribute in sorted(ctx.present & _ATTRIBUTES.keys()):
+        for start in occurrences(ctx.text, attribute):
+            if scanner.classify(start, start + len(attribute))[0] not in ("code", "macro"):
+                continue
+            _report_prop(ctx, start, attribute, _ATTRIBUTES[attribute])
     if "DeviceProp" not in ctx.text:
         return
     variables = _declared(ctx.text, ("cudaDeviceProp", "hipDeviceProp_t"), _AFTER_TYPE)
-    if not variables:
-        return
-    scanner = scanner_of(ctx)
+    sources = [_PROP_CALL.pattern]
+    if variables:
+        names = "|".join(map(re.escape, sorted(variables)))
+        sources.append(rf"(?<![\w])(?:{names}){_INDEX}")
     pattern = re.compile(
-        rf"(?<![\w])({'|'.join(map(re.escape, sorted(variables)))})\s*(?:\.|->)\s*"
-        rf"({'|'.join(_PROP_FIELDS)})(?![\w])"
+        rf"({'|'.join(sources)})\s*(?:\.|->)\s*({'|'.join(_PROP_FIELDS)})(?![\w])"
     )
     for match in pattern.finditer(ctx.text):
-        if scanner.classify(match.start(1), match.end(1))[0] != "code":
+        word = re.match(r"\w+", ctx.text[match.start(1) : match.end(1)])
+        end = match.start(1) + (word.end() if word is not None else 1)
+        if scanner.classify(match.start(1), end)[0] != "code":
             continue
-        field = match.group(2)
+        _report_prop(ctx, match.start(), " ".join(match.group(0).split()), match.groups()[-1])
+
+
+def _report_prop(ctx: Context, start: int, what: str, field: str) -> None:
+    if field == "warpSize":
         ctx.report(
-            D.DEVICE_PROP_VALUE,
-            match.start(),
-            f"{' '.join(match.group(0).split())} has a different value on AMD GPUs: "
-            f"{_PROP_FIELDS[field]}",
-            hint="do not hard-code NVIDIA limits; size work from the values HIP reports",
+            D.DEVICE_WARP_SIZE,
+            start,
+            f"{what} is 64 on gfx942 (32 on NVIDIA GPUs): code that sizes masks, shared "
+            "arrays or lane math from it, or assumes it is 32, is wrong on a 64-lane wavefront",
+            hint="use it for any warp size: 64-bit masks (unsigned long long), "
+            "blockDim.x / warpSize warps per block, no 32 written next to it",
             name=field,
         )
+        return
+    ctx.report(
+        D.DEVICE_PROP_VALUE,
+        start,
+        f"{what} has a different value on AMD GPUs: {_PROP_FIELDS[field]}",
+        hint="do not hard-code NVIDIA limits; size work from the values HIP reports",
+        name=field,
+    )
 
 
 def _half2_members(ctx: Context) -> None:
@@ -150,7 +269,8 @@ def _half2_members(ctx: Context) -> None:
         return
     scanner = scanner_of(ctx)
     pattern = re.compile(
-        rf"(?<![\w])({'|'.join(map(re.escape, sorted(variables)))})\s*(?:\.|->)\s*([xy])(?![\w])"
+        rf"(?<![\w])({'|'.join(map(re.escape, sorted(variables)))}){_INDEX}\s*(?:\.|->)\s*"
+        r"([xy])(?![\w])"
     )
     for match in pattern.finditer(ctx.text):
         if scanner.classify(match.start(1), match.end(1))[0] != "code":
@@ -158,7 +278,7 @@ def _half2_members(ctx: Context) -> None:
         ctx.report(
             D.HALF2_MEMBER,
             match.start(),
-            f"{match.group(1)}.{match.group(2)}: in CUDA a __half, in HIP the raw unsigned short "
+            f"{' '.join(match.group(0).split())}: in CUDA a __half, in HIP the raw unsigned short "
             "bits of the half, so arithmetic on it silently uses the bit pattern as an integer",
             hint=f"use __low2half({match.group(1)}) / __high2half({match.group(1)})",
             name=f".{match.group(2)}",

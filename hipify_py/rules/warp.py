@@ -9,13 +9,21 @@ Facts (provenance in the comments and in docs/diagnostics.md):
   ``HIP_ENABLE_WARP_SYNC_BUILTINS``; from 6.4 they are on by default.
 * HIP < 6.2 (5.7 in CI) has only the mask-less ``__shfl``, ``__shfl_up``,
   ``__shfl_down``, ``__shfl_xor``, ``__ballot``, ``__any``, ``__all``; they act on
-  the active lanes, which is what a full mask means.
+  the active lanes, which is what a full mask means.  A call with a partial or
+  computed mask is left unchanged and reported: the rewrite that keeps its
+  meaning depends on which lanes execute it, which only the author knows.
+* HIP 5.7.1's ``__shfl*`` overloads (amd_warp_functions.h, amd_hip_fp16.h)
+  take int, unsigned, float, double, long, unsigned long, long long,
+  unsigned long long, ``__half`` and ``__half2``: no bfloat16.
 * No HIP release the tables know declares ``__syncwarp``.  The lanes of a
   wavefront execute in lockstep, so a wavefront barrier with fences gives what
   ``__syncwarp`` promises; a small macro (``hipify_py_syncwarp``) supplies it on
   AMD and stays ``__syncwarp`` on HIP's NVIDIA backend.
 * ``__ballot_sync`` / ``__activemask`` return 64 bits in HIP (32 in CUDA): kept
   in a 32-bit variable, or counted with ``__popc``, lanes 32-63 are lost.
+
+Masks are resolved where they are used (rules/device_code.py ``visible``): a
+function or macro parameter shadows a constant of the same name elsewhere.
 """
 
 from __future__ import annotations
@@ -27,12 +35,14 @@ import tree_sitter
 
 from .. import diagnostics as D
 from ..context import Context
+from .device_code import Declared, declared_name, function_name, visible
 from .identifiers import OWNED_BY_RULES, occurrences, scanner_of
 
 SYNC_BUILTINS = (6, 2, 0)  # the _sync forms appear (ROCm 6.2)
 SYNC_BUILTINS_ON_BY_DEFAULT = (6, 4, 0)  # no opt-in macro needed any more (ROCm 6.4)
 OPT_IN_MACRO = "HIP_ENABLE_WARP_SYNC_BUILTINS"
 FULL_MASK_64 = "0xffffffffffffffffULL"
+MASK_TYPE_64 = "unsigned long long"
 SYNCWARP = "hipify_py_syncwarp"
 
 LEGACY = {
@@ -46,10 +56,57 @@ LEGACY = {
 }
 BALLOTS = frozenset({"__ballot_sync", "__activemask", "__ballot"})
 _BIT_COUNTS = {"__popc": "__popcll", "__ffs": "__ffsll"}  # provably the same on 64 bits
-_BIT_REPORT = frozenset({"__clz", "__brev"})
-_NARROW_TYPES = re.compile(
-    r"^(?:const\s+|static\s+|volatile\s+)*(?:unsigned(?:\s+int)?|int|signed(?:\s+int)?|uint32_t|"
-    r"int32_t|unsigned\s+long|long)$"
+_BIT_REPORT = {"__clz": "__clzll", "__brev": "__brevll"}
+_QUALIFIERS = re.compile(
+    r"\b(?:const|constexpr|static|volatile|register|extern|inline|__shared__|__device__|"
+    r"__host__|__forceinline__|__global__|__constant__)\b"
+)
+_NARROW_TYPES = frozenset(
+    {
+        "unsigned",
+        "unsigned int",
+        "int",
+        "signed",
+        "signed int",
+        "uint32_t",
+        "int32_t",
+        "std::uint32_t",
+        "std::int32_t",
+        "unsigned short",
+        "unsigned short int",
+        "short",
+        "short int",
+        "uint16_t",
+        "int16_t",
+        "unsigned char",
+        "char",
+        "uint8_t",
+        "int8_t",
+    }
+)
+# 64 bits on LP64 Linux (unsigned long included), or deduced from the ballot
+_WIDE_TYPES = frozenset(
+    {
+        "auto",
+        "unsigned long long",
+        "unsigned long long int",
+        "long long",
+        "long long int",
+        "uint64_t",
+        "int64_t",
+        "std::uint64_t",
+        "std::int64_t",
+        "unsigned long",
+        "unsigned long int",
+        "long",
+        "long int",
+        "size_t",
+        "std::size_t",
+    }
+)
+# element types HIP 5.7.1 has no __shfl overload for (amd_hip_bf16.h declares none)
+_UNSHUFFLABLE = re.compile(
+    r"\b(?:__nv_bfloat162?|nv_bfloat162?|__hip_bfloat162?|hip_bfloat16)\b"
 )
 
 _FULL = re.compile(
@@ -59,15 +116,19 @@ _FULL = re.compile(
 _FULL_64 = re.compile(
     r"^(?:0[xX][fF]{16}[uUlL]*|~0[uU]?(?:ll|LL)|ULLONG_MAX|UINT64_MAX|18446744073709551615[uUlL]*)$"
 )
-_CAST = re.compile(
-    r"^(?:\((?:unsigned(?:\s*int)?|uint32_t|unsigned\s*long\s*long|uint64_t)\)|"
-    r"static_cast<(?:unsigned(?:\s*int)?|uint32_t|unsigned\s*long\s*long|uint64_t)>)"
+_MASK_TYPES = (
+    r"unsigned(?:\s*int)?|uint32_t|std::uint32_t|unsigned\s*long\s*long(?:\s*int)?|uint64_t|"
+    r"std::uint64_t|unsigned\s*long"
 )
+_CAST = re.compile(rf"^(?:\((?:{_MASK_TYPES})\)|static_cast<\s*(?:{_MASK_TYPES})\s*>)")
+_FUNCTIONAL_CAST = re.compile(rf"^(?:{_MASK_TYPES})\s*[({{](.*)[)}}]$", re.S)
 _WIDE_CAST = re.compile(
-    r"^\(\s*(?:unsigned\s+long\s+long(?:\s+int)?|uint64_t)\s*\)|^static_cast<\s*(?:unsigned\s+long\s+long|uint64_t)\s*>"
+    r"^\(\s*(?:unsigned\s+long\s+long(?:\s+int)?|uint64_t)\s*\)|"
+    r"^static_cast<\s*(?:unsigned\s+long\s+long|uint64_t)\s*>"
 )
 _INTEGER = re.compile(r"^(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*$")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
+_SIDE_EFFECTS = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)")
 
 
 @dataclass
@@ -99,6 +160,9 @@ def run(ctx: Context) -> None:
             if call is not None:
                 calls.append(call)
     modern = ctx.target_hip >= SYNC_BUILTINS
+    ctx.cache["warp_mask_args"] = {
+        c.args[0][0] for c in calls if c.name in LEGACY and c.args
+    }  # where each mask argument starts: a parameter used only there is only a mask
     first_needing: _Call | None = None
     dropped: list[tuple[int, int]] = []  # mask arguments deleted (calls inside go with them)
     ctx.cache["warp_dropped"] = dropped
@@ -113,6 +177,8 @@ def run(ctx: Context) -> None:
             else _masked(ctx, call, modern)
         ):
             first_needing = first_needing or call  # the file needs the opt-in macro
+        if call.name.startswith("__shfl") and not modern:
+            _check_shuffle_type(ctx, call)
         if call.name in BALLOTS and call.node is not None:
             _check_width(ctx, call)
     already = re.search(rf"#[ \t]*define[ \t]+{OPT_IN_MACRO}\b", ctx.text) is not None
@@ -139,12 +205,21 @@ def _converted(ctx: Context, call: _Call) -> None:
     ctx.references.append((call.start, call.name, LEGACY.get(call.name, call.name), "device"))
 
 
+def _unconverted(ctx: Context, call: _Call) -> None:
+    ctx.stats.unconverted[call.name] += 1
+    ctx.stats.unconverted_library["device"] += 1
+
+
 def _nl(ctx: Context) -> str:
     return ctx.info.newline.decode("latin-1")
 
 
 def _v(version: tuple[int, ...]) -> str:
     return ".".join(str(p) for p in version[:2])
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split())
 
 
 # ------------------------------------------------------------------ call sites
@@ -207,29 +282,43 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
 # ------------------------------------------------------------------ masks
 
 
-def mask_kind(ctx: Context, text: str, depth: int = 0) -> str:
-    """full | full64 | active | partial | computed, for the text of a mask."""
+def mask_kind(ctx: Context, text: str, at: int, depth: int = 0) -> str:
+    """full | full64 | active | partial | computed, for the text of a mask used
+    at offset ``at`` (names are resolved as the compiler sees them there)."""
+    return _mask(ctx, text, at, depth)[0]
+
+
+def _mask(ctx: Context, text: str, at: int, depth: int = 0) -> tuple[str, Declared | None]:
+    """The kind of a mask, and the declaration a mask that is one name refers to."""
     text = text.strip()
     while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
         text = text[1:-1].strip()
     cast = _CAST.match(text)
     if cast:
-        return mask_kind(ctx, text[cast.end() :], depth)
+        return _mask(ctx, text[cast.end() :], at, depth)
+    functional = _FUNCTIONAL_CAST.match(text)
+    if functional and _balanced(functional.group(1)):
+        return _mask(ctx, functional.group(1), at, depth)
     compact = text.replace(" ", "")
     if _FULL_64.match(compact):
-        return "full64"
+        return "full64", None
     if _FULL.match(compact):
-        return "full"
+        return "full", None
     if compact in ("__activemask()", "__ballot(1)", "__ballot(true)"):
-        return "active"
+        return "active", None
     if _INTEGER.match(compact):
-        return "partial"
-    if _IDENT.match(compact) and depth < 3:
-        value = _definition_of(ctx, compact)
-        if value is not None:
-            kind = mask_kind(ctx, value, depth + 1)
-            return "full" if kind == "full64" else kind
-    return "computed"
+        return "partial", None
+    if _IDENT.match(compact) and depth < 4:
+        found = visible(ctx, compact, at)
+        if found is None:
+            return "computed", None
+        if found.value is not None and (
+            found.kind in ("define", "file") or (found.kind == "local" and found.const)
+        ):
+            kind = _mask(ctx, found.value, at, depth + 1)[0]
+            return ("full" if kind == "full64" else kind), found
+        return "computed", found
+    return "computed", None
 
 
 def _balanced(text: str) -> bool:
@@ -242,69 +331,29 @@ def _balanced(text: str) -> bool:
     return depth == 0
 
 
-_DEFINE_BEFORE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+$")
-_CONSTANT_BEFORE = re.compile(r"\b(?:const|constexpr)\b[^;=(){}]*$")
-_VALUE_AFTER = re.compile(r"\s*=\s*([^;,}\r\n]+)")
-_ENUM_OPEN = re.compile(r"\benum\b[^{;]*\{[^}]*$")
-
-
-def _definition_of(ctx: Context, name: str) -> str | None:
-    """The value a macro or constant of this file gives ``name`` (cached per file).
-
-    Found from the name's own occurrences, each judged by its line, rather than
-    by scanning the file with one pattern per name (much faster on big files).
-    """
-    cache = ctx.cache.setdefault("definitions", {})
-    assert isinstance(cache, dict)
-    if name in cache:
-        value: str | None = cache[name]
-        return value
-    value = None
-    text = ctx.text
-    for start in occurrences(text, name):
-        line_start = text.rfind("\n", 0, start) + 1
-        before = text[line_start:start]
-        end = start + len(name)
-        if _DEFINE_BEFORE.match(before):
-            line_end = text.find("\n", end)
-            body = text[end : line_end if line_end != -1 else len(text)]
-            if body[:1] in (" ", "\t"):
-                value = body.split("//")[0].strip()
-                break
-            continue
-        after = _VALUE_AFTER.match(text, end)
-        if after is None:
-            continue
-        if _CONSTANT_BEFORE.search(before) or _ENUM_OPEN.search(text, max(0, start - 2000), start):
-            value = after.group(1).strip()
-            break
-    cache[name] = value
-    return value
-
-
-_SIDE_EFFECTS = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)")
-
-
 def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
     """A mask-taking call.  Returns whether the file now needs the opt-in macro.
 
     HIP >= 6.2: the mask must have a 64-bit type; a full 32-bit mask becomes the
-    64-bit full mask, a partial or computed one is widened (same lanes).
-    HIP < 6.2: shuffles drop the mask (CUDA leaves reading a lane outside it
-    undefined, so the mask-less form is exact where CUDA's is defined); the
-    votes keep the mask's meaning with ``__ballot(p) & mask`` (every lane in
-    the mask must be active in CUDA, so this is exact too).
+    64-bit full mask, a partial or computed one is widened (same lane numbers)
+    and reported.  HIP < 6.2: a full mask is dropped (the mask-less forms act
+    on the active lanes); a partial or computed one is left and reported with
+    the mask-less rewrite that holds when the mask names the lanes taking part.
     """
     if not call.args:
         return False
     mask_start, mask_end = call.args[0]
     mask = ctx.text[mask_start:mask_end].strip()
-    kind = mask_kind(ctx, mask)
+    kind, declared = _mask(ctx, mask, mask_start)
+    if kind == "computed" and declared is not None:
+        if declared.kind == "parameter" and _full_default_parameter(ctx, call, declared, modern):
+            kind = "via-parameter"
+        elif declared.kind == "macro-parameter" and _full_macro_arguments(
+            ctx, call, declared, modern
+        ):
+            kind = "via-macro"
     partial = kind in ("partial", "computed")
-    if partial:
-        side_effects = _SIDE_EFFECTS.search(mask) is not None
-        vote_in_macro = call.node is None and not call.name.startswith("__shfl")
-        _report_mask(ctx, call, mask, kind, kept=not modern and (side_effects or vote_in_macro))
+    side_effects = _SIDE_EFFECTS.search(mask) is not None
     if modern:
         _converted(ctx, call)
         if kind == "full":
@@ -314,58 +363,336 @@ def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
         elif partial and not _WIDE_CAST.match(mask):
             ctx.edit(mask_start, mask_start, "(unsigned long long)(", "warp", structural=False)
             ctx.edit(mask_end, mask_end, ")", "warp", structural=False)
+        if partial:
+            _report_mask(ctx, call, mask, kind, declared)
         return True
     if len(call.args) < 2:
         return False
-    legacy = LEGACY[call.name]
-    side_effects = _SIDE_EFFECTS.search(mask) is not None
-    if not side_effects and (not partial or call.name.startswith("__shfl")):
-        _converted(ctx, call)
-        ctx.edit(call.start, call.end, legacy, "warp", structural=False)
-        # drop "mask, " (the text up to the next argument)
-        ctx.edit(mask_start, call.args[1][0], "", "warp", structural=False)
-        dropped = ctx.cache.get("warp_dropped")
-        if isinstance(dropped, list):
-            dropped.append((mask_start, call.args[1][0]))
+    if side_effects or partial:
+        _unconverted(ctx, call)
+        _report_legacy(ctx, call, mask, kind, declared, side_effects)
         return False
-    if side_effects or call.node is None:
-        ctx.stats.unconverted[call.name] += 1
-        ctx.stats.unconverted_library["device"] += 1
-        ctx.report(
-            D.WARP_MASK_NEEDS_62,
-            call.start,
-            f"{call.name} with the mask {mask!r} has no direct HIP "
-            f"{_v(ctx.target_hip)} counterpart; left unchanged",
-            hint=f"rewrite it as (__ballot(pred) & mask), or target HIP >= {_v(SYNC_BUILTINS)}",
-            name=call.name,
-        )
-        return False
-    # vote over the masked lanes: (__ballot(p) & (m)) [!= 0 | == (m)]; only the
-    # name, the mask and the end change, so renames inside the predicate stay
     _converted(ctx, call)
-    opening, closing = {
-        "__ballot_sync": ("(__ballot", f" & ({mask}))"),
-        "__any_sync": ("((__ballot", f" & ({mask})) != 0)"),
-        "__all_sync": ("((__ballot", f" & ({mask})) == ({mask}))"),
-    }[call.name]
-    group = ctx.new_group()
-    ctx.edit(call.start, call.end, opening, "warp", group=group)
-    ctx.edit(mask_start, call.args[1][0], "", "warp", group=group)
-    ctx.edit(call.node.end_byte, call.node.end_byte, closing, "warp", group=group)
+    ctx.edit(call.start, call.end, LEGACY[call.name], "warp", structural=False)
+    # drop "mask, " (the text up to the next argument)
+    ctx.edit(mask_start, call.args[1][0], "", "warp", structural=False)
+    dropped = ctx.cache.get("warp_dropped")
+    if isinstance(dropped, list):
+        dropped.append((mask_start, call.args[1][0]))
     return False
 
 
-def _report_mask(ctx: Context, call: _Call, mask: str, kind: str, kept: bool = False) -> None:
+def _mask_source(mask: str, kind: str, declared: Declared | None) -> str:
+    if declared is None:
+        return f"the {kind} mask {mask!r}"
+    what = {
+        "parameter": "the parameter",
+        "macro-parameter": "the macro parameter",
+        "template-parameter": "the template parameter",
+        "local": "the variable",
+    }.get(declared.kind, "the constant")
+    return f"the {kind} mask {mask!r} ({what} {declared.name})"
+
+
+def _report_mask(
+    ctx: Context, call: _Call, mask: str, kind: str, declared: Declared | None
+) -> None:
+    """HIP >= 6.2: a partial or computed mask, kept with a 64-bit type."""
+    default = ""
+    if (
+        declared is not None
+        and declared.value is not None
+        and declared.kind == "parameter"
+        and mask_kind(ctx, declared.value, declared.start) in ("full", "full64")
+    ):
+        default = (
+            f"; its default {declared.value} is CUDA's full mask, but cast to 64 bits it "
+            "names lanes 0-31 only"
+        )
     ctx.report(
         D.WARP_PARTIAL_MASK,
         call.start,
-        f"{call.name} with the {kind} mask {mask!r}: a gfx942 wavefront numbers its lanes "
-        "0-63, so a mask written for 32-lane warps names lanes of the first half only"
-        + ("" if kept else " (translated keeping the same lanes)"),
+        f"{call.name} with {_mask_source(mask, kind, declared)}: a gfx942 wavefront numbers "
+        "its lanes 0-63, so a mask written for 32-lane warps names lanes of the first half "
+        "only; the mask was given a 64-bit type (HIP rejects 32-bit masks), which keeps "
+        "the same lane numbers" + default,
         hint="check that the lanes the mask names are the lanes meant on a 64-lane "
-        "wavefront (lane ids from threadIdx.x % warpSize, not % 32)",
+        "wavefront (lane ids from threadIdx.x % warpSize, not % 32); a mask meant as "
+        f"'every lane' must be {FULL_MASK_64}",
         name=call.name,
     )
+
+
+def _report_legacy(
+    ctx: Context,
+    call: _Call,
+    mask: str,
+    kind: str,
+    declared: Declared | None,
+    side_effects: bool,
+) -> None:
+    """HIP < 6.2: a partial, computed or side-effecting mask; the call stays."""
+    legacy = LEGACY[call.name]
+    rest = [_fold(ctx.text[a:b]) for a, b in call.args[1:]]
+    pred = rest[0]
+    m = _fold(mask)
+    if call.name.startswith("__shfl"):
+        rewrite = f"{legacy}({', '.join(rest)})"
+        hint = (
+            f"if the mask names exactly the lanes that execute this call, drop it: {rewrite} "
+            "(CUDA leaves reading a lane outside the mask undefined; HIP's shuffle reads any "
+            "lane of the 64-lane wavefront)"
+        )
+    else:
+        rewrite = {
+            "__ballot_sync": f"(__ballot({pred}) & ({m}))",
+            "__any_sync": f"((__ballot({pred}) & ({m})) != 0)",
+            "__all_sync": f"((__ballot({pred}) & ({m})) == ({m}))",
+        }[call.name]
+        hint = (
+            f"if every lane the mask names executes this call (CUDA requires it), write "
+            f"{rewrite}; lane ids are 0-63 on gfx942"
+        )
+    if side_effects:
+        hint += "; evaluate the mask once, before the call, since its side effects must stay"
+    source = (
+        f"the mask {mask!r}, which has side effects,"
+        if side_effects and kind not in ("partial", "computed")
+        else _mask_source(mask, kind, declared)
+    )
+    ctx.report(
+        D.WARP_MASK_NEEDS_62,
+        call.start,
+        f"{call.name} with {source} has no HIP {_v(ctx.target_hip)} counterpart (the _sync "
+        f"warp functions came in HIP {_v(SYNC_BUILTINS)}; {legacy} takes no mask and acts on "
+        "every active lane of the 64-lane wavefront); left unchanged",
+        hint=hint + f"; or target HIP >= {_v(SYNC_BUILTINS)}",
+        name=call.name,
+    )
+
+
+# ------------------------------------------------------------------ masks through parameters
+
+
+def _only_mask_uses(ctx: Context, name: str, start: int, end: int) -> bool:
+    """Every use of ``name`` in text[start:end] is a warp function's mask."""
+    masks = ctx.cache.get("warp_mask_args")
+    assert isinstance(masks, set)
+    uses = [p for p in occurrences(ctx.text[start:end], name)]
+    return bool(uses) and all(start + p in masks for p in uses)
+
+
+def _full_default_parameter(
+    ctx: Context, call: _Call, declared: Declared, modern: bool
+) -> bool:
+    """``unsigned mask = 0xffffffff`` as a parameter used only as a mask: the
+    default is CUDA's full mask, so the call is translated as for a full mask.
+    HIP >= 6.2: the parameter becomes ``unsigned long long mask =
+    0xffffffffffffffffULL``; explicit masks passed in this file are widened."""
+    function = declared.owner
+    if (
+        function is None
+        or declared.value is None
+        or declared.node is None
+        or mask_kind(ctx, declared.value, declared.start) not in ("full", "full64")
+    ):
+        return False
+    body = function.child_by_field_name("body")
+    if body is None or not _only_mask_uses(ctx, declared.name, body.start_byte, body.end_byte):
+        return False
+    done = ctx.cache.setdefault("warp_widened_parameters", set())
+    assert isinstance(done, set)
+    if declared.start in done:
+        return True
+    done.add(declared.start)
+    name = function_name(ctx, function)
+    if modern:
+        type_node, value_node = declared.type_node, declared.value_node
+        type_text = _fold(_QUALIFIERS.sub(" ", declared.type_text))
+        if type_node is not None and type_text not in ("unsigned long long", "uint64_t"):
+            ctx.edit(type_node.start_byte, type_node.end_byte, MASK_TYPE_64, "warp")
+        if value_node is not None and mask_kind(ctx, declared.value, declared.start) == "full":
+            ctx.edit(value_node.start_byte, value_node.end_byte, FULL_MASK_64, "warp")
+        ctx.report(
+            D.WARP_MASK_PARAMETER,
+            declared.start,
+            f"the mask parameter {declared.name} of {name} defaults to CUDA's full mask "
+            f"{declared.value}: made {MASK_TYPE_64} with the default {FULL_MASK_64} (HIP's "
+            "masks are 64-bit; a 32-bit full mask cast to 64 bits names lanes 0-31 only)",
+            hint=f"callers in other files that pass the mask must pass a 64-bit one "
+            f"({FULL_MASK_64} for every lane); those in this file were checked",
+            name=declared.name,
+        )
+    _check_callers(ctx, function, name, declared, modern)
+    return True
+
+
+def _check_callers(
+    ctx: Context, function: tree_sitter.Node, name: str, declared: Declared, modern: bool
+) -> None:
+    """Calls of ``name`` in this file that pass the mask parameter explicitly."""
+    if not name:
+        return
+    scanner = scanner_of(ctx)
+    for start in occurrences(ctx.text, name):
+        if function.start_byte <= start < function.end_byte:
+            continue
+        where, node = scanner.classify(start, start + len(name))
+        if where != "code" or node is None:
+            continue
+        callee = node.parent if node.parent is not None else node
+        if callee.type == "template_function":
+            node = callee
+            callee = node.parent if node.parent is not None else node
+        if callee.type != "call_expression" or callee.child_by_field_name("function") != node:
+            continue
+        arguments = callee.child_by_field_name("arguments")
+        args = [a for a in arguments.named_children if a.type != "comment"] if arguments else []
+        if len(args) <= declared.index:
+            continue
+        arg = args[declared.index]
+        text = ctx.node_text(arg)
+        kind = mask_kind(ctx, text, arg.start_byte)
+        if kind == "full" and modern:
+            ctx.edit(arg.start_byte, arg.end_byte, FULL_MASK_64, "warp", structural=False)
+        elif kind not in ("full", "full64", "active"):
+            ctx.report(
+                D.WARP_PARTIAL_MASK,
+                arg.start_byte,
+                f"{name} is given the {kind} mask {_fold(text)!r} for its mask parameter "
+                f"{declared.name}"
+                + (
+                    ": lane numbers differ on a 64-lane wavefront"
+                    if modern
+                    else f", which HIP {_v(ctx.target_hip)}'s mask-less warp functions ignore"
+                ),
+                hint="check which lanes the mask names on a 64-lane wavefront"
+                if modern
+                else f"pass a full mask, or target HIP >= {_v(SYNC_BUILTINS)}",
+                name=name,
+            )
+
+
+def _macro_invocations(ctx: Context, macro: tree_sitter.Node) -> list[_Call] | None:
+    """Every use of a function-like macro in this file, or None if one cannot be split."""
+    name_node = macro.child_by_field_name("name")
+    if name_node is None:
+        return None
+    name = ctx.node_text(name_node)
+    scanner = scanner_of(ctx)
+    found = []
+    for start in occurrences(ctx.text, name):
+        if start == name_node.start_byte:
+            continue
+        where, _ = scanner.classify(start, start + len(name))
+        if where not in ("code", "macro"):
+            continue
+        line_start = ctx.text.rfind("\n", 0, start) + 1
+        if re.match(r"[ \t]*#[ \t]*(?:undef|ifn?def|if|elif)\b", ctx.text[line_start:start]):
+            continue
+        call = _multiline_call(ctx, name, start) if where == "code" else None
+        call = call or _text_call(ctx.text, name, start)
+        if call is None:
+            return None
+        found.append(call)
+    return found
+
+
+def _multiline_call(ctx: Context, name: str, start: int) -> _Call | None:
+    node = ctx.root.descendant_for_byte_range(start, start + len(name))
+    if node is None:
+        return None
+    return _code_call(ctx, name, node)
+
+
+def _full_macro_arguments(
+    ctx: Context, call: _Call, declared: Declared, modern: bool
+) -> bool:
+    """``#define SHFL(mask, v, o) __shfl_xor_sync(mask, v, o)`` whose every use in
+    this file passes a full mask, and whose body uses ``mask`` only as a mask:
+    translated as for a full mask.  HIP >= 6.2: the full masks passed are
+    widened at each use (the body keeps the parameter, so a 32-bit mask passed
+    from elsewhere still fails to compile instead of naming half the lanes)."""
+    macro = declared.owner
+    value = macro.child_by_field_name("value") if macro is not None else None
+    if macro is None or value is None:
+        return False
+    if not _only_mask_uses(ctx, declared.name, value.start_byte, value.end_byte):
+        return False
+    invocations = _macro_invocations(ctx, macro)
+    if not invocations:
+        return False
+    arguments = []
+    for use in invocations:
+        if len(use.args) <= declared.index:
+            return False
+        start, end = use.args[declared.index]
+        kind = mask_kind(ctx, ctx.text[start:end], start)
+        if kind not in ("full", "full64"):
+            return False
+        arguments.append((start, end, kind))
+    if modern:
+        done = ctx.cache.setdefault("warp_widened_arguments", set())
+        assert isinstance(done, set)
+        for start, end, kind in arguments:
+            if kind == "full" and start not in done:
+                done.add(start)
+                ctx.edit(start, end, FULL_MASK_64, "warp", structural=False)
+    return True
+
+
+# ------------------------------------------------------------------ shuffle element types
+
+
+def _check_shuffle_type(ctx: Context, call: _Call) -> None:
+    """HIP < 6.2: __shfl has no bfloat16 overload (HIP 5.7.1's headers)."""
+    index = 1 if call.name.endswith("_sync") else 0
+    if len(call.args) <= index:
+        return
+    start, end = call.args[index]
+    value = ctx.text[start:end].strip()
+    while value.startswith("(") and value.endswith(")") and _balanced(value[1:-1]):
+        value = value[1:-1].strip()
+    element = re.fullmatch(r"\*?\s*([A-Za-z_]\w*)\s*(\[[^\[\]]*\])?", value)
+    if element is None:
+        return
+    found = visible(ctx, element.group(1), start)
+    if found is None or found.kind == "define" or not found.type_text:
+        return
+    through = value.startswith("*") or element.group(2) is not None
+    if through != found.indirect:
+        return  # b[i] of a plain value, or a pointer itself: not the element type
+    match = _UNSHUFFLABLE.search(found.type_text)
+    if match is None:
+        return
+    type_name = match.group()
+    legacy = LEGACY.get(call.name, call.name)
+    rest = [_fold(ctx.text[a:b]) for a, b in call.args[index + 1 :]]
+    pair = type_name.endswith("2")
+    if pair:
+        hint = (
+            f"shuffle the two halves' bits: .x and .y each as "
+            f"__ushort_as_bfloat16({legacy}(__bfloat16_as_ushort({value}.x), "
+            f"{', '.join(rest)})), or the 32 bits as an unsigned int (memcpy)"
+        )
+    else:
+        hint = (
+            f"shuffle the raw bits: __ushort_as_bfloat16({legacy}(__bfloat16_as_ushort("
+            f"{value}), {', '.join(rest)})) (in HIP 5.7 __hip_bfloat16 is a struct whose "
+            "unsigned short member is data)"
+        )
+    ctx.report(
+        D.WARP_SHUFFLE_TYPE,
+        call.start,
+        f"{call.name} of {value}, a {type_name}: HIP {_v(ctx.target_hip)}'s {legacy} has no "
+        "bfloat16 overload (int, unsigned, float, double, 64-bit integers, __half and __half2 "
+        "only), so the translated call does not compile",
+        hint=hint,
+        name=call.name,
+    )
+
+
+# ------------------------------------------------------------------ activemask, syncwarp
 
 
 def _activemask(ctx: Context, call: _Call, modern: bool) -> bool:
@@ -386,7 +713,7 @@ def _args_end(ctx: Context, call: _Call) -> int:
     """Offset just past the call's closing parenthesis."""
     if call.node is not None:
         return call.node.end_byte
-    close = ctx.text.find(")", call.end)
+    close = ctx.text.find(")", call.args[-1][1] if call.args else call.end)
     return close + 1 if close != -1 else call.end
 
 
@@ -424,42 +751,205 @@ def _syncwarp_helper(nl: str) -> str:
 # ------------------------------------------------------------------ result width
 
 
+def _base_type(type_text: str) -> str:
+    return _fold(_QUALIFIERS.sub(" ", type_text))
+
+
 def _check_width(ctx: Context, call: _Call) -> None:
     """Ballot results are 64-bit in HIP: a 32-bit variable or __popc loses lanes."""
     assert call.node is not None
-    parent = call.node.parent
+    node = call.node
+    parent = node.parent
     while parent is not None and parent.type == "parenthesized_expression":
-        parent = parent.parent
+        node, parent = parent, parent.parent
     if parent is None:
         return
-    if parent.type == "init_declarator":
+    if (
+        parent.type in ("argument_list", "initializer_list")
+        and parent.parent is not None
+        and parent.parent.type == "init_declarator"  # unsigned m(__ballot(...)) / m{...}
+    ):
+        node, parent = parent, parent.parent
+    if parent.type == "init_declarator" and parent.child_by_field_name("value") == node:
         declaration = parent.parent
-        type_node = declaration.child_by_field_name("type") if declaration is not None else None
-        if declaration is not None and type_node is not None:
-            qualifiers = [
-                ctx.node_text(c)
-                for c in declaration.children
-                if c.type in ("type_qualifier", "storage_class_specifier")
-            ]
-            type_text = " ".join([*qualifiers, ctx.node_text(type_node)])
-            if _NARROW_TYPES.match(" ".join(type_text.split())):
-                _report_width(ctx, call, f"stored in {type_text.strip()}")
+        if declaration is None or declaration.type not in ("declaration", "field_declaration"):
+            return
+        ident, indirect, _ = declared_name(parent)
+        type_text = _base_type(_type_of(ctx, declaration))
+        if indirect or ident is None:
+            return
+        if type_text in _NARROW_TYPES:
+            _report_width(ctx, call, f"stored in {ctx.node_text(ident)} ({type_text})")
+        elif type_text in _WIDE_TYPES:
+            _wide_variable(ctx, ctx.node_text(ident), ident.start_byte)
+        return
+    if parent.type == "assignment_expression" and parent.child_by_field_name("right") == node:
+        _assigned(ctx, call, parent)
+        return
+    if parent.type == "cast_expression":
+        type_node = parent.child_by_field_name("type")
+        type_text = _base_type(ctx.node_text(type_node)) if type_node is not None else ""
+        if type_text in _NARROW_TYPES:
+            _report_width(ctx, call, f"cast to {type_text}")
+        return
+    if parent.type == "return_statement":
+        function = parent.parent
+        while function is not None and function.type not in (
+            "function_definition",
+            "lambda_expression",
+        ):
+            function = function.parent
+        if function is None or function.type != "function_definition":
+            return
+        declarator = function.child_by_field_name("declarator")
+        if declarator is None or declarator.type != "function_declarator":
+            return  # returns a pointer or reference
+        type_text = _base_type(_type_of(ctx, function))
+        if type_text in _NARROW_TYPES:
+            _report_width(
+                ctx, call, f"returned as {type_text} from {function_name(ctx, function)}"
+            )
         return
     if parent.type == "argument_list":
-        outer = parent.parent
-        function = outer.child_by_field_name("function") if outer is not None else None
-        callee = ctx.node_text(function) if function is not None else ""
-        if callee in _BIT_COUNTS:
-            assert function is not None
-            ctx.edit(
-                function.start_byte,
-                function.end_byte,
-                _BIT_COUNTS[callee],
-                "warp",
-                structural=False,
+        _bit_function(ctx, call, parent)
+
+
+def _type_of(ctx: Context, declaration: tree_sitter.Node) -> str:
+    parts = [
+        ctx.node_text(c)
+        for c in declaration.children
+        if c.type in ("type_qualifier", "storage_class_specifier")
+    ]
+    type_node = declaration.child_by_field_name("type")
+    if type_node is not None:
+        parts.append(ctx.node_text(type_node))
+    return " ".join(parts)
+
+
+def _assigned(ctx: Context, call: _Call, assignment: tree_sitter.Node) -> None:
+    left = assignment.child_by_field_name("left")
+    if left is None:
+        return
+    if left.type == "identifier":
+        found = visible(ctx, ctx.node_text(left), left.start_byte)
+        if found is None or found.indirect or found.kind in ("define", "macro-parameter"):
+            return
+        type_text = _base_type(found.type_text)
+        if type_text in _NARROW_TYPES:
+            _report_width(ctx, call, f"assigned to {found.name} ({type_text})")
+        elif type_text in _WIDE_TYPES:
+            _wide_variable(ctx, found.name, found.start)
+    elif left.type == "field_expression":
+        field = left.child_by_field_name("field")
+        if field is None:
+            return
+        types = _field_types(ctx, ctx.node_text(field))
+        if types and all(t in _NARROW_TYPES for t in types):
+            _report_width(
+                ctx, call, f"stored in the field {ctx.node_text(field)} ({sorted(types)[0]})"
             )
-        elif callee in _BIT_REPORT:
-            _report_width(ctx, call, f"passed to {callee}, which takes 32 bits")
+    elif left.type == "subscript_expression":
+        array = left.child_by_field_name("argument")
+        if array is None or array.type != "identifier":
+            return
+        found = visible(ctx, ctx.node_text(array), array.start_byte)
+        if found is not None and found.indirect and _base_type(found.type_text) in _NARROW_TYPES:
+            _report_width(
+                ctx, call, f"stored in an element of {found.name} ({_base_type(found.type_text)})"
+            )
+
+
+def _field_types(ctx: Context, field: str) -> set[str]:
+    """The types of the struct or class fields named ``field`` in this file."""
+    types = set()
+    for start in occurrences(ctx.text, field):
+        node = ctx.root.descendant_for_byte_range(start, start + len(field))
+        if node is None or node.type != "field_identifier":
+            continue
+        declarator = node
+        while declarator.parent is not None and declarator.parent.type in (
+            "init_declarator",
+            "pointer_declarator",
+            "array_declarator",
+            "reference_declarator",
+            "bitfield_clause",
+        ):
+            declarator = declarator.parent
+        declaration = declarator.parent
+        if declaration is None or declaration.type != "field_declaration":
+            continue
+        if declarator is not node and declarator.type != "init_declarator":
+            types.add("pointer or array")
+            continue
+        types.add(_base_type(_type_of(ctx, declaration)))
+    return types
+
+
+def _wide_variable(ctx: Context, name: str, declared_at: int) -> None:
+    """A 64-bit variable holding a ballot: __popc(b) and friends on it."""
+    done = ctx.cache.setdefault("warp_wide_variables", set())
+    assert isinstance(done, set)
+    if declared_at in done:
+        return
+    done.add(declared_at)
+    node = ctx.root.descendant_for_byte_range(declared_at, declared_at + len(name))
+    function = node
+    while function is not None and function.type not in (
+        "function_definition",
+        "lambda_expression",
+        "translation_unit",
+    ):
+        function = function.parent
+    if function is None:
+        return
+    for offset in occurrences(ctx.text[function.start_byte : function.end_byte], name):
+        start = function.start_byte + offset
+        if start <= declared_at:
+            continue
+        use = ctx.root.descendant_for_byte_range(start, start + len(name))
+        if use is None or use.type != "identifier":
+            continue
+        outer = use.parent
+        while outer is not None and outer.type == "parenthesized_expression":
+            outer = outer.parent
+        if outer is None or outer.type != "argument_list" or len(outer.named_children) != 1:
+            continue
+        found = visible(ctx, name, start)
+        if found is None or found.start != declared_at:
+            continue  # another variable of the same name
+        _bit_function(ctx, None, outer, name)
+
+
+def _bit_function(
+    ctx: Context, call: _Call | None, arguments: tree_sitter.Node, variable: str = ""
+) -> None:
+    """__popc / __ffs of a 64-bit ballot become __popcll / __ffsll; __clz and
+    __brev are reported."""
+    outer = arguments.parent
+    function = outer.child_by_field_name("function") if outer is not None else None
+    callee = ctx.node_text(function) if function is not None else ""
+    if function is None or outer is None:
+        return
+    if callee in _BIT_COUNTS:
+        ctx.edit(
+            function.start_byte, function.end_byte, _BIT_COUNTS[callee], "warp", structural=False
+        )
+    elif callee in _BIT_REPORT:
+        what = f"{variable}, which holds a 64-bit ballot," if variable else ""
+        ctx.report(
+            D.WARP_NARROW_BALLOT,
+            call.start if call is not None else outer.start_byte,
+            (
+                f"the result of {call.name} is 64-bit in HIP (one bit per lane of a wave64), "
+                f"passed to {callee}, which takes 32 bits: lanes 32-63 are lost"
+                if call is not None
+                else f"{callee}({variable}): {what} is cut to 32 bits by {callee}, so lanes "
+                "32-63 are lost"
+            ),
+            hint=f"use {_BIT_REPORT[callee]} (and check the arithmetic on its result: "
+            "64 bits, not 32)",
+            name=callee,
+        )
 
 
 def _report_width(ctx: Context, call: _Call, how: str) -> None:

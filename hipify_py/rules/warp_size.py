@@ -1,25 +1,39 @@
 """Warp-size hazards: code that assumes 32 lanes where gfx942 has 64.
 
 Such code compiles and then computes wrong answers, so each pattern is
-reported with the exact expression.  ``--fix-warp-size`` (unsafe, opt-in)
-rewrites only what is provably a lane count: ``% 32``, ``/ 32``, ``& 31`` and
-``>> 5`` applied to threadIdx in device code, and a ``#define WARP_SIZE 32``
-whose every use is such a lane count.
+reported with the exact expression, in function bodies and in ``#define``
+bodies.  ``--fix-warp-size`` (unsafe, opt-in) rewrites only what is provably
+a lane count: ``% 32``, ``/ 32``, ``& 31`` and ``>> 5`` applied to threadIdx in
+device code whose value is only compared, stored or used as a shuffle lane
+(never a shift amount or bit index into a 32-bit word, never an index, stride
+or offset into memory), and a ``#define WARP_SIZE 32`` whose every use is such
+a lane count, a shuffle width or the start of a halving reduction loop.
+
+Code working on a 32-wide cooperative-groups tile (``tiled_partition<32>``)
+is left alone: offsets from 16 and ``/ 32`` are right there.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 
 import tree_sitter
 
 from .. import diagnostics as D
 from ..context import Context
-from .device_code import device_bodies, function_name, in_device_code
-from .identifiers import occurrences
-from .warp import _definition_of
+from ..parse import captures
+from .device_code import (
+    constant_value,
+    device_bodies,
+    function_name,
+    in_device_code,
+    macro_at,
+    visible,
+)
+from .identifiers import occurrences, scanner_of
 
-_LANE_MATH = {("%", "32"), ("/", "32"), ("&", "31"), (">>", "5")}
+_LANE_MATH = {("%", 32), ("/", 32), ("&", 31), (">>", 5)}
 _PRIMARY = frozenset(
     {
         "identifier",
@@ -31,11 +45,18 @@ _PRIMARY = frozenset(
     }
 )
 _LANE_FIX = {"%": "% warpSize", "/": "/ warpSize", "&": "& (warpSize - 1)", ">>": "/ warpSize"}
-_OPERATOR = re.compile(r"(%|&|>>|/)\s*(32|31|5)\b")
+_NUMBER = r"(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*"
+_OPERATOR = re.compile(rf"(%|&|>>|/)\s*({_NUMBER})(?![\w.])")
+_MACRO_LANE_MATH = re.compile(
+    rf"\(?\s*\bthreadIdx\s*\.\s*[xyz]\s*\)?\s*(%|&|>>|/)\s*({_NUMBER})(?![\w.])"
+)
+_WARP_NAME = r"\w*[Ww][Aa][Rr][Pp]\w*"
 _WARP_CONSTANT = re.compile(
-    r"^[ \t]*#[ \t]*define[ \t]+(\w*[Ww][Aa][Rr][Pp]\w*)[ \t]+\(?\s*32[uU]?\s*\)?[ \t]*(?://.*)?$"
-    r"|\b(?:const|constexpr)\b[^;=(){}]*?\b(\w*[Ww][Aa][Rr][Pp]\w*)\s*=\s*32[uU]?\s*;"
-    r"|\benum\b[^{;]*\{[^}]*?\b(\w*[Ww][Aa][Rr][Pp]\w*)\s*=\s*32\b",
+    rf"^[ \t]*#[ \t]*define[ \t]+({_WARP_NAME})[ \t]+\(?\s*32[uU]?\s*\)?[ \t]*"
+    r"(?://.*|/\*.*\*/[ \t]*)?$"
+    rf"|\b(?:const|constexpr)\b[^;=(){{}}]*?\b({_WARP_NAME})\s*(?:=\s*32[uU]?|\{{\s*32[uU]?\s*\}})\s*;"
+    rf"|\benum\b[^{{;]*\{{[^}}]*?\b({_WARP_NAME})\s*=\s*32\b"
+    rf"|\btemplate\s*<[^<>;]*?\b({_WARP_NAME})\s*=\s*32[uU]?\s*[,>]",
     re.MULTILINE,
 )
 _COMPARE = re.compile(r"\bwarpSize\s*[!=]=\s*32\b|\b32\s*[!=]=\s*warpSize\b")
@@ -43,6 +64,13 @@ _WARP_CALLS = re.compile(
     r"\b(?:__shfl\w*|__ballot\w*|__any\w*|__all\w*|__activemask|__syncwarp|tiled_partition)\s*\("
 )
 _SHFL_OFFSET = re.compile(r"\b__shfl_(?:down|xor)(?:_sync)?\s*\(")
+_TILE_32 = re.compile(
+    r"\b(?:tiled_partition|thread_block_tile)\s*<\s*32[uU]?\s*>|\btiled_partition\s*\([^;()]*,\s*32[uU]?\s*\)"
+)
+_MACRO_REDUCTION = re.compile(
+    r"\bfor\s*\(\s*(?:(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:int|unsigned|auto|long)\s+)?"
+    r"(\w+)\s*=\s*16[uU]?\s*;[^;]*;\s*(?:\1\s*/=\s*2|\1\s*>>=\s*1|\1\s*=\s*\1\s*(?:/\s*2|>>\s*1))"
+)
 _BAD_USE_PARENTS = frozenset(
     {
         "array_declarator",
@@ -55,13 +83,18 @@ _BAD_USE_PARENTS = frozenset(
         "bitfield_clause",
     }
 )
+_COMPARISONS = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||"})
+_CONDITIONS = frozenset(
+    {"if_statement", "while_statement", "do_statement", "condition_clause", "switch_statement"}
+)
 
 
 def run(ctx: Context) -> None:
-    if not device_bodies(ctx) and "32" not in ctx.text:
+    if not device_bodies(ctx) and "32" not in ctx.text and "16" not in ctx.text:
         return
     _lane_math(ctx)
     _reductions(ctx)
+    _in_macros(ctx)
     _constants(ctx)
     _shared_arrays(ctx)
     for match in _COMPARE.finditer(ctx.text) if "warpSize" in ctx.text else ():
@@ -90,16 +123,40 @@ def _number_in_code(ctx: Context, start: int, end: int) -> bool:
     return node is not None and node.type == "translation_unit"
 
 
+def _value(number: str) -> int:
+    return int(number.rstrip("uUlL"), 0) if not re.match(r"0\d", number) else -1
+
+
 def _left_has_thread_index(ctx: Context, expression: tree_sitter.Node) -> bool:
     left = expression.child_by_field_name("left")
     return left is not None and "threadIdx" in ctx.node_text(left)
 
 
+def _tile_functions(ctx: Context) -> list[tuple[int, int]]:
+    """Spans of the device functions that work on a 32-wide tile."""
+    cached = ctx.cache.get("warp_size_tiles")
+    if isinstance(cached, list):
+        return cached
+    spans = [
+        (start, end)
+        for start, end, _ in device_bodies(ctx)
+        if _TILE_32.search(ctx.text, start, end)
+    ]
+    ctx.cache["warp_size_tiles"] = spans
+    return spans
+
+
+def _in_tile_function(ctx: Context, offset: int) -> bool:
+    return any(start <= offset < end for start, end in _tile_functions(ctx))
+
+
 def _lane_math(ctx: Context) -> None:
     for start, end, _ in device_bodies(ctx):
+        if _in_tile_function(ctx, start):
+            continue  # / 32 and % 32 over a 32-wide tile are right
         for match in _OPERATOR.finditer(ctx.text, start, end):
             op, number = match.group(1), match.group(2)
-            if (op, number) not in _LANE_MATH:
+            if (op, _value(number)) not in _LANE_MATH:
                 continue
             node = ctx.root.descendant_for_byte_range(match.start(2), match.end(2))
             if node is None or node.type != "number_literal":
@@ -115,7 +172,8 @@ def _lane_math(ctx: Context) -> None:
             ):
                 continue
             text = " ".join(ctx.node_text(expression).split())
-            fixable = _left_has_thread_index(ctx, expression)
+            on_thread_index = _left_has_thread_index(ctx, expression)
+            fixable = on_thread_index and lane_count_use(ctx, expression)
             fixed = ctx.options.fix_warp_size and fixable
             if fixed:
                 assert operator is not None
@@ -125,15 +183,124 @@ def _lane_math(ctx: Context) -> None:
                     ctx.edit(left.start_byte, left.start_byte, "(", "warp-size", safe=False)
                     ctx.edit(left.end_byte, left.end_byte, ")", "warp-size", safe=False)
                 ctx.edit(operator.start_byte, node.end_byte, _LANE_FIX[op], "warp-size", safe=False)
+            hint = "use warpSize (lane = threadIdx.x % warpSize)"
+            if fixable and not fixed:
+                hint += "; --fix-warp-size rewrites this one"
+            elif on_thread_index and not fixable:
+                hint += (
+                    "; --fix-warp-size leaves it: the value is a shift amount or bit index, or "
+                    "indexes, strides or offsets memory, whose layout the change would alter"
+                )
             ctx.report(
                 D.WARP_SIZE_LANE_MATH,
                 expression.start_byte,
                 f"`{text}` assumes 32-lane warps; a gfx942 wavefront has 64 lanes"
                 + ("; rewritten with warpSize (--fix-warp-size)" if fixed else ""),
-                hint="use warpSize (lane = threadIdx.x % warpSize)"
-                + ("" if not fixable or fixed else "; --fix-warp-size rewrites this one"),
+                hint=hint,
                 end=expression.end_byte,
             )
+
+
+# ------------------------------------------------------------------ provable lane counts
+
+
+def lane_count_use(ctx: Context, expression: tree_sitter.Node, depth: int = 0) -> bool:
+    """Is the value of ``expression`` only compared, stored as a value, used as a
+    shuffle's lane / width / offset, or kept in a variable used only so?  Never
+    a shift operand (bit index into a 32-bit word), an index, a stride
+    (multiplied) or a pointer offset, and never returned or passed on."""
+    node = expression
+    while True:
+        parent = node.parent
+        if parent is None:
+            return False
+        kind = parent.type
+        if kind in ("parenthesized_expression", "cast_expression", "unary_expression"):
+            node = parent
+            continue
+        if kind == "binary_expression":
+            operator = parent.child_by_field_name("operator")
+            op = operator.type if operator is not None else ""
+            if op in _COMPARISONS:
+                return True
+            if op in ("<<", ">>", "*"):
+                return False
+            node = parent  # + - % / & | ^: still a lane-derived value
+            continue
+        if kind == "conditional_expression":
+            if parent.child_by_field_name("condition") == node:
+                return True
+            node = parent
+            continue
+        if kind in _CONDITIONS or kind == "expression_statement":
+            return True
+        if kind == "for_statement":
+            return parent.child_by_field_name("condition") == node
+        if kind == "argument_list":
+            call = parent.parent
+            function = call.child_by_field_name("function") if call is not None else None
+            return function is not None and ctx.node_text(function).startswith("__shfl")
+        if kind == "init_declarator":
+            return depth < 3 and _variable_uses_are_lane_counts(ctx, parent, depth)
+        if kind == "assignment_expression":
+            if parent.child_by_field_name("right") != node:
+                return False
+            left = parent.child_by_field_name("left")
+            if left is None:
+                return False
+            if left.type == "identifier":
+                found = visible(ctx, ctx.node_text(left), left.start_byte)
+                return (
+                    found is not None
+                    and found.kind == "local"
+                    and not found.indirect
+                    and depth < 3
+                    and _uses_after(ctx, found.name, found.start, left.start_byte, depth)
+                )
+            return left.type in ("subscript_expression", "field_expression")  # stored data
+        return False
+
+
+def _variable_uses_are_lane_counts(
+    ctx: Context, declarator: tree_sitter.Node, depth: int
+) -> bool:
+    name_node = declarator.child_by_field_name("declarator")
+    if name_node is None or name_node.type != "identifier":
+        return False  # a pointer, reference or array
+    name = ctx.node_text(name_node)
+    return _uses_after(ctx, name, name_node.start_byte, name_node.end_byte, depth)
+
+
+def _uses_after(ctx: Context, name: str, declared_at: int, after: int, depth: int) -> bool:
+    function = ctx.root.descendant_for_byte_range(declared_at, declared_at + len(name))
+    while function is not None and function.type not in (
+        "function_definition",
+        "lambda_expression",
+    ):
+        function = function.parent
+    if function is None:
+        return False
+    for offset in occurrences(ctx.text[after : function.end_byte], name):
+        start = after + offset
+        use = ctx.root.descendant_for_byte_range(start, start + len(name))
+        if use is None or use.type != "identifier":
+            continue
+        found = visible(ctx, name, start)
+        if found is None or found.start != declared_at:
+            continue  # another variable of the same name
+        parent = use.parent
+        if (
+            parent is not None
+            and parent.type == "assignment_expression"
+            and parent.child_by_field_name("left") == use
+        ):
+            continue  # overwritten: that value is checked where it is computed
+        if not lane_count_use(ctx, use, depth + 1):
+            return False
+    return True
+
+
+# ------------------------------------------------------------------ reductions
 
 
 _FOR = re.compile(r"\bfor\s*\(")
@@ -146,6 +313,7 @@ def _reductions(ctx: Context) -> None:
         pos = text.find("16", start, end)  # a reduction from 16 mentions 16: skip the rest
         if pos == -1:
             continue
+        tile = _in_tile_function(ctx, start)
         for for_at in occurrences(text[start:end], "for"):
             node = ctx.root.descendant_for_byte_range(start + for_at, start + for_at + 3)
             loop = node.parent if node is not None else None
@@ -160,6 +328,9 @@ def _reductions(ctx: Context) -> None:
                 ctx.node_text(update)
             ):
                 continue
+            body = loop.child_by_field_name("body")
+            if tile and (body is None or "__shfl" not in ctx.node_text(body)):
+                continue  # tile.shfl_down over a 32-wide tile: right
             ctx.report(
                 D.WARP_SIZE_REDUCTION,
                 loop.start_byte,
@@ -192,6 +363,50 @@ def _reductions(ctx: Context) -> None:
             )
 
 
+def _in_macros(ctx: Context) -> None:
+    """Lane math on threadIdx and reductions from 16 inside #define bodies."""
+    scanner = scanner_of(ctx)
+    bodies = set()
+    for word in ("threadIdx", "for"):
+        for start in occurrences(ctx.text, word):
+            if scanner.classify(start, start + len(word))[0] != "macro":
+                continue
+            macro = macro_at(ctx, start)
+            value = macro.child_by_field_name("value") if macro is not None else None
+            if value is not None:
+                bodies.add((value.start_byte, value.end_byte))
+    for start, end in sorted(bodies):
+        for match in _MACRO_LANE_MATH.finditer(ctx.text, start, end):
+            if (match.group(1), _value(match.group(2))) not in _LANE_MATH:
+                continue
+            if scanner.classify(match.end() - 1, match.end())[0] != "macro":
+                continue
+            text = " ".join(match.group().strip("( ").split())
+            ctx.report(
+                D.WARP_SIZE_LANE_MATH,
+                match.start() + len(match.group()) - len(match.group().lstrip("( ")),
+                f"`{text}` in a #define body assumes 32-lane warps; a gfx942 wavefront has "
+                "64 lanes",
+                hint="use warpSize (lane = threadIdx.x % warpSize)",
+                end=match.end(),
+            )
+        for match in _MACRO_REDUCTION.finditer(ctx.text, start, end):
+            if scanner.classify(match.start(), match.start() + 3)[0] != "macro":
+                continue
+            ctx.report(
+                D.WARP_SIZE_REDUCTION,
+                match.start(),
+                f"a warp reduction in a #define body starting at offset 16 (`{match.group(1)} = "
+                "16`) covers 32 lanes; a gfx942 wavefront has 64, so lanes 32-63 are never "
+                "combined",
+                hint=f"start at warpSize / 2: for (int {match.group(1)} = warpSize / 2; ...)",
+                end=match.end(),
+            )
+
+
+# ------------------------------------------------------------------ constants
+
+
 def _constants(ctx: Context) -> None:
     # cheap first pass: only lines with a warp-named word and a 32 can match
     seen: set[int] = set()
@@ -204,8 +419,11 @@ def _constants(ctx: Context) -> None:
         line_end = len(text) if line_end == -1 else line_end
         if line_start not in lines_done and "warp" in text[line_start:line_end].lower():
             lines_done.add(line_start)
-            # an enum's braces may open lines above: look back a little
-            back = text.rfind("enum", max(0, line_start - 2000), line_start)
+            # an enum's braces or a template's < may open lines above: look back a little
+            back = max(
+                text.rfind("enum", max(0, line_start - 2000), line_start),
+                text.rfind("template", max(0, line_start - 500), line_start),
+            )
             _constants_in(ctx, back if back != -1 else line_start, line_end, seen)
         pos = text.find("32", line_end)
 
@@ -215,16 +433,15 @@ def _constants_in(ctx: Context, start: int, end: int, seen: set[int]) -> None:
         if match.start() in seen:
             continue
         seen.add(match.start())
-        name = match.group(1) or match.group(2) or match.group(3)
-        where = match.start(1) if match.group(1) else match.start()
+        group = next(i for i in range(1, 5) if match.group(i))
+        name = match.group(group)
+        where = match.start(1) if group == 1 else match.start()
+        if group == 4:
+            where = match.start(4)
         if not _number_in_code(ctx, where, where + 1):
             continue  # in a comment or string
         fixed = False
-        if (
-            ctx.options.fix_warp_size
-            and match.group(1)
-            and _only_lane_counts(ctx, name, match.end())
-        ):
+        if ctx.options.fix_warp_size and group == 1 and _only_lane_counts(ctx, name, match.end()):
             value = re.search(r"(?:\(\s*)?32[uU]?(?:\s*\))?", ctx.text[match.end(1) : match.end()])
             if value is not None:
                 begin = match.end(1) + value.start()
@@ -247,8 +464,10 @@ def _constants_in(ctx: Context, start: int, end: int, seen: set[int]) -> None:
 
 
 def _only_lane_counts(ctx: Context, name: str, after: int) -> bool:
-    """Every use of ``name`` after its definition is in device code, and none
-    needs a compile-time constant (array sizes, template arguments, case labels)."""
+    """Every use of ``name`` after its definition is in device code and provably
+    a lane count: the divisor of lane math on threadIdx / blockDim whose value
+    is a lane count (``lane_count_use``), ``(name - 1)`` as a lane mask, a
+    shuffle's width, or ``name / 2`` starting a halving loop."""
     uses = [
         m.start() for m in re.finditer(rf"(?<![\w]){re.escape(name)}(?![\w])", ctx.text[after:])
     ]
@@ -266,50 +485,162 @@ def _only_lane_counts(ctx: Context, name: str, after: int) -> bool:
             if parent.type in _BAD_USE_PARENTS:
                 return False
             parent = parent.parent
+        if not _lane_count_constant_use(ctx, node):
+            return False
     return True
 
 
+def _lane_count_constant_use(ctx: Context, node: tree_sitter.Node) -> bool:
+    parent = node.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        node, parent = parent, parent.parent
+    if parent is None:
+        return False
+    if parent.type == "argument_list":
+        call = parent.parent
+        function = call.child_by_field_name("function") if call is not None else None
+        return function is not None and ctx.node_text(function).startswith("__shfl")
+    if parent.type != "binary_expression":
+        return False
+    operator = parent.child_by_field_name("operator")
+    op = operator.type if operator is not None else ""
+    left = parent.child_by_field_name("left")
+    right = parent.child_by_field_name("right")
+    if right == node and op in ("%", "/") and left is not None:
+        if not re.search(r"\b(?:threadIdx|blockDim)\b", ctx.node_text(left)):
+            return False
+        return lane_count_use(ctx, parent)
+    if left == node and op == "-" and right is not None and ctx.node_text(right).strip() == "1":
+        outer = parent.parent
+        while outer is not None and outer.type == "parenthesized_expression":
+            outer = outer.parent
+        if outer is None or outer.type != "binary_expression":
+            return False
+        outer_op = outer.child_by_field_name("operator")
+        outer_left = outer.child_by_field_name("left")
+        return (
+            outer_op is not None
+            and outer_op.type == "&"
+            and outer_left is not None
+            and "threadIdx" in ctx.node_text(outer_left)
+            and lane_count_use(ctx, outer)
+        )
+    if left == node and op in ("/", ">>") and right is not None:
+        halves = ctx.node_text(right).strip() == ("2" if op == "/" else "1")
+        declarator = parent.parent
+        declaration = declarator.parent if declarator is not None else None
+        loop = declaration.parent if declaration is not None else None
+        return (
+            halves
+            and declarator is not None
+            and declarator.type == "init_declarator"
+            and loop is not None
+            and loop.type == "for_statement"
+            and loop.child_by_field_name("initializer") == declaration
+            and _HALVING.search(ctx.node_text(loop.child_by_field_name("update") or loop))
+            is not None
+        )
+    return False
+
+
+# ------------------------------------------------------------------ shared arrays
+
+
+_ALIGN = re.compile(r"\b(?:__align__|alignas)\s*\([^()]*\)")
+_SHARED_ARRAY = re.compile(r"(?<![\w\]])([A-Za-z_]\w*)\s*\[\s*([^\[\]]*?)\s*\](?!\s*\[)")
+
+
 def _shared_arrays(ctx: Context) -> None:
-    for start in occurrences(ctx.text, "__shared__"):
-        node = ctx.root.descendant_for_byte_range(start, start + len("__shared__"))
-        while node is not None and node.type not in ("declaration", "translation_unit"):
-            node = node.parent
-        if node is None or node.type != "declaration":
+    text = ctx.text
+    for start in occurrences(text, "__shared__"):
+        if not _number_in_code(ctx, start, start + len("__shared__")):
             continue
-        for declarator in node.children_by_field_name("declarator"):
-            if declarator.type != "array_declarator":
+        if macro_at(ctx, start) is not None:
+            continue
+        end = text.find(";", start)
+        if end == -1:
+            continue
+        # __align__(16) / alignas(16) blanked out (same length), then no call may remain
+        statement = _ALIGN.sub(lambda m: " " * len(m.group()), text[start:end])
+        if "(" in statement:
+            continue  # a function or an initializer call: not a plain array
+        for match in _SHARED_ARRAY.finditer(statement):
+            name_start = start + match.start(1)
+            before = text[start:name_start].rstrip()
+            if before.endswith("[") or re.search(r"\]\s*$", before):
+                continue  # a second dimension
+            if text[start + match.end() :].lstrip().startswith("["):
                 continue
-            inner = declarator.child_by_field_name("declarator")
-            if inner is not None and inner.type == "array_declarator":
-                continue  # a 2-D tile ([32][33]) is a tile, not one slot per warp
-            size = declarator.child_by_field_name("size")
-            if size is None:
+            size_text = match.group(2).strip()
+            if not size_text:
                 continue
-            size_text = ctx.node_text(size).strip()
-            value = size_text if size_text.isdigit() else (_definition_of(ctx, size_text) or "")
-            if value.strip().rstrip("uU") != "32":
+            value = (
+                size_text
+                if re.fullmatch(_NUMBER, size_text)
+                else (constant_value(ctx, size_text, name_start) or "")
+            )
+            value = value.strip()
+            if not re.fullmatch(_NUMBER, value) or _value(value) != 32:
                 continue
+            declared = " ".join(match.group().split())
             ctx.report(
                 D.WARP_SIZE_SHARED_ARRAY,
-                declarator.start_byte,
-                f"`__shared__ ... {' '.join(ctx.node_text(declarator).split())}` looks like one "
-                "slot "
-                "per warp of 32 lanes: indexed by threadIdx.x / 32 it mixes two wave64 wavefronts "
-                "into a slot, and by lane it leaves half a wavefront out",
+                name_start,
+                f"`__shared__ ... {declared}` looks like one slot per warp of 32 lanes: indexed "
+                "by threadIdx.x / 32 it mixes two wave64 wavefronts into a slot, and by lane it "
+                "leaves half a wavefront out",
                 hint="size it by blockDim.x / warpSize (at most 1024 / 64 = 16 wavefronts) and "
                 "index it with threadIdx.x / warpSize",
-                end=declarator.end_byte,
+                end=start + match.end(),
             )
 
 
+# ------------------------------------------------------------------ launches
+
+
+def _warp_users(ctx: Context) -> set[str]:
+    """Names of the device functions (and macros) that use warp intrinsics,
+    directly or through a function or macro of this file that does."""
+    bodies: dict[str, list[str]] = {}
+    for _, _, function in device_bodies(ctx):
+        if function.type != "function_definition":
+            continue
+        body = function.child_by_field_name("body")
+        name = function_name(ctx, function)
+        if body is not None and name:
+            bodies.setdefault(name, []).append(ctx.node_text(body))
+    if "define" in ctx.text:
+        found = captures("(preproc_function_def) @m (preproc_def) @m", ctx.root)
+        for macro in found.get("m", []):
+            name_node = macro.child_by_field_name("name")
+            value = macro.child_by_field_name("value")
+            if name_node is not None and value is not None:
+                bodies.setdefault(ctx.node_text(name_node), []).append(ctx.node_text(value))
+    users = {name for name, texts in bodies.items() if any(_WARP_CALLS.search(t) for t in texts)}
+    while True:
+        if not users:
+            return users
+        calls = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(users)))})\s*[(<]")
+        more = {
+            name
+            for name, texts in bodies.items()
+            if name not in users and any(calls.search(t) for t in texts)
+        }
+        if not more:
+            return users
+        users |= more
+
+
 def _launch_block_sizes(ctx: Context) -> None:
+    if "<<<" not in ctx.text:
+        return
+    users = _warp_users(ctx)
     kernels = {
-        function_name(ctx, function): function
+        function_name(ctx, function)
         for _, _, function in device_bodies(ctx)
-        if function.type == "function_definition"
-        and _WARP_CALLS.search(ctx.node_text(function.child_by_field_name("body") or function))
+        if function.type == "function_definition" and function_name(ctx, function) in users
     }
-    if not kernels or "<<<" not in ctx.text:
+    if not kernels:
         return
     pos = ctx.text.find("<<<")
     while pos != -1:
@@ -321,7 +652,7 @@ def _launch_block_sizes(ctx: Context) -> None:
             name = ctx.node_text(function).split("<")[0].split("::")[-1].strip() if function else ""
             parts = [c for c in config.children if c.is_named]
             if name in kernels and len(parts) >= 2:
-                threads = _block_threads(ctx, ctx.node_text(parts[1]))
+                threads = block_threads(ctx, ctx.node_text(parts[1]), parts[1].start_byte)
                 if threads is not None and threads % 64:
                     ctx.report(
                         D.WARP_SIZE_BLOCK,
@@ -334,24 +665,75 @@ def _launch_block_sizes(ctx: Context) -> None:
         pos = ctx.text.find("<<<", pos + 3)
 
 
-def _block_threads(ctx: Context, text: str, depth: int = 0) -> int | None:
+_ARITHMETIC = re.compile(r"[\d\s+*/()\-]+")
+_NAMES = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?![\w(])")
+
+
+def block_threads(ctx: Context, text: str, at: int, depth: int = 0) -> int | None:
+    """Threads per block of a launch's block argument, when this file fixes it."""
     text = text.strip()
-    if text.isdigit():
-        return int(text)
-    dim3 = re.fullmatch(
-        r"dim3\s*[({]\s*([^,(){}]+)(?:,\s*([^,(){}]+))?(?:,\s*([^,(){}]+))?\s*[)}]", text
-    )
+    if re.fullmatch(_NUMBER, text):
+        return _value(text)
+    dim3 = re.fullmatch(r"dim3\s*[({]\s*([^(){}]+)\s*[)}]", text)
     if dim3:
         total = 1
-        for part in dim3.groups():
-            if part is None:
-                continue
-            value = _block_threads(ctx, part, depth + 1)
+        for part in dim3.group(1).split(","):
+            value = block_threads(ctx, part, at, depth + 1)
             if value is None:
                 return None
             total *= value
         return total
-    if re.fullmatch(r"[A-Za-z_]\w*", text) and depth < 3:
-        definition = _definition_of(ctx, text)
-        return _block_threads(ctx, definition, depth + 1) if definition else None
+    if depth >= 4:
+        return None
+    if re.fullmatch(r"[A-Za-z_]\w*", text):
+        found = visible(ctx, text, at)
+        if found is None:
+            return None
+        if found.type_text.split()[-1:] == ["dim3"] and found.value_node is not None:
+            value_text = ctx.node_text(found.value_node)
+            if not value_text.startswith("dim3"):
+                value_text = "dim3" + value_text  # dim3 block(48, 2) / block{48, 2}
+            return block_threads(ctx, value_text, at, depth + 1)
+        definition = constant_value(ctx, text, at)
+        return block_threads(ctx, definition, at, depth + 1) if definition else None
+    return _arithmetic(ctx, text, at, depth)
+
+
+def _arithmetic(ctx: Context, text: str, at: int, depth: int) -> int | None:
+    """``WARP_SIZE * 3``, ``(THREADS + 32)``: names replaced by their values."""
+    values: dict[str, int] = {}
+    for name in set(_NAMES.findall(text)):
+        value = block_threads(ctx, name, at, depth + 1)
+        if value is None:
+            return None
+        values[name] = value
+    expression = _NAMES.sub(lambda m: str(values[m.group()]), text)
+    expression = re.sub(rf"{_NUMBER}", lambda m: str(_value(m.group())), expression)
+    if not _ARITHMETIC.fullmatch(expression):
+        return None
+    try:
+        tree = ast.parse(expression.replace("/", "//"), mode="eval")
+    except SyntaxError:
+        return None
+    return _evaluate(tree.body)
+
+
+def _evaluate(node: ast.expr) -> int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _evaluate(node.operand)
+        return -value if value is not None else None
+    if isinstance(node, ast.BinOp):
+        left, right = _evaluate(node.left), _evaluate(node.right)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        if isinstance(node.op, ast.Mult):
+            return left * right
+        if isinstance(node.op, ast.FloorDiv) and right:
+            return left // right
     return None

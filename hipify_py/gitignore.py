@@ -7,6 +7,8 @@ matching pattern wins, as in git.
 
 from __future__ import annotations
 
+import os
+
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,9 +100,8 @@ class IgnoreFile:
 
     def match(self, path: Path, is_dir: bool) -> bool | None:
         """True: ignored, False: re-included by '!', None: no pattern applies."""
-        try:
-            rel = path.relative_to(self.base).as_posix()
-        except ValueError:
+        rel = _relative(path, self.base)
+        if rel is None:
             return None
         result: bool | None = None
         for pattern in self.patterns:
@@ -109,6 +110,20 @@ class IgnoreFile:
             if pattern.regex.match(rel):
                 result = not pattern.negated
         return result
+
+
+def _relative(path: Path, base: Path) -> str | None:
+    """``path`` relative to ``base`` (resolved, from ignorer_for), also when the
+    walk's paths are relative (``hipify-py src``) or pass through a symlink."""
+    for candidate in (path, Path(os.path.abspath(path))):
+        try:
+            return candidate.relative_to(base).as_posix()
+        except ValueError:
+            pass
+    try:
+        return path.resolve().relative_to(base).as_posix()
+    except (ValueError, OSError, RuntimeError):
+        return None
 
 
 def _below_dir_match(pattern: Pattern, rel: str) -> bool:

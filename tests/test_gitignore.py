@@ -47,3 +47,21 @@ def test_nested_gitignore_is_relative_to_its_folder(tmp_path: Path) -> None:
     ign = Ignorer().child(tmp_path).child(tmp_path / "sub")
     assert ign.ignored(tmp_path / "sub" / "gen.cu", False)
     assert not ign.ignored(tmp_path / "gen.cu", False)
+
+
+def test_relative_walk_honours_parent_gitignore_and_info_exclude(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+
+    from hipify_py.files import discover
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("build/\n")
+    (tmp_path / ".git" / "info" / "exclude").write_text("src/a.cu\n")
+    (tmp_path / "src" / "build").mkdir(parents=True)
+    for name in ("src/a.cu", "src/b.cu", "src/build/gen.cu"):
+        (tmp_path / name).write_text("void f() { cudaFree(0); }\n")
+    monkeypatch.chdir(tmp_path)
+    found = sorted(t.display for t in discover([Path("src")]).targets)
+    assert found == ["src/b.cu"]

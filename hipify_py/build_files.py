@@ -55,40 +55,69 @@ _CODES = {
 
 
 def analyze(data: bytes, kind: str, fix: bool) -> tuple[bytes, list[Diagnostic]]:
-    """Findings for one build file, and its text with --fix-build's rewrites."""
+    """Findings for one build file, and its text with --fix-build's rewrites.
+
+    Rules are tried in the order of build_rules.yaml; a match that overlaps
+    the match of an earlier rule on the same line is not reported again (so a
+    specific, rewritable form comes first and a report-only catch-all after it).
+    """
     text = data.decode("utf-8", errors="surrogateescape")
     lines = text.splitlines(keepends=True)
     diagnostics: list[Diagnostic] = []
     out: list[str] = []
     for number, line in enumerate(lines, start=1):
-        code_part = line.split("#", 1)[0]
-        new_line = line
+        code_part = _code_of(line, kind)
+        claimed: list[tuple[int, int]] = []
+        rewrites: list[tuple[int, int, str]] = []
         for rule in rules():
             if rule.files != kind:
                 continue
-            match = rule.pattern.search(code_part)
-            if match is None:
-                continue
-            fixed = fix and rule.replace is not None
-            if fixed:
-                assert rule.replace is not None
-                head, sep, tail = new_line.partition("#")
-                new_line = rule.pattern.sub(rule.replace, head) + sep + tail
-            entry = _CODES[rule.code]
-            diagnostics.append(
-                Diagnostic(
-                    code=rule.code,
-                    severity=entry.severity,
-                    message=f"{rule.message}; for HIP: {rule.suggest}"
-                    + (" (rewritten: --fix-build)" if fixed else ""),
-                    line=number,
-                    column=match.start() + 1,
-                    hint="" if fixed or rule.replace is None else "--fix-build rewrites this line",
-                    name=match.group(0),
+            for match in rule.pattern.finditer(code_part):
+                start, end = match.span()
+                if any(start < e and s < end for s, e in claimed) or start == end:
+                    continue
+                claimed.append((start, end))
+                fixed = fix and rule.replace is not None
+                if fixed:
+                    assert rule.replace is not None
+                    rewrites.append((start, end, match.expand(rule.replace)))
+                entry = _CODES[rule.code]
+                diagnostics.append(
+                    Diagnostic(
+                        code=rule.code,
+                        severity=entry.severity,
+                        message=f"{rule.message}; for HIP: {rule.suggest}"
+                        + (" (rewritten: --fix-build)" if fixed else ""),
+                        line=number,
+                        column=start + 1,
+                        hint=""
+                        if fixed
+                        else (
+                            "--fix-build rewrites this line"
+                            if rule.replace is not None
+                            else "change this by hand"
+                        ),
+                        name=match.group(0),
+                    )
                 )
-            )
-        out.append(new_line)
+        for start, end, replacement in sorted(rewrites, reverse=True):
+            line = line[:start] + replacement + line[end:]
+        out.append(line)
+    diagnostics.sort(key=lambda d: (d.line, d.column))
     return "".join(out).encode("utf-8", errors="surrogateescape"), diagnostics
+
+
+def _code_of(line: str, kind: str) -> str:
+    """The line up to its comment: ``#`` (in CMake not inside a quoted
+    argument, in make not escaped as ``\\#``)."""
+    quoted = False
+    for index, char in enumerate(line):
+        escaped = index > 0 and line[index - 1] == "\\"
+        if char == '"' and kind == "cmake" and not escaped:
+            quoted = not quoted
+        elif char == "#" and not quoted and not (kind == "make" and escaped):
+            return line[:index]
+    return line
 
 
 def process_build_file(target: Target, job: Job, fix: bool) -> FileReport:

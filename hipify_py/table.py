@@ -179,11 +179,22 @@ class MappingTable:
     libraries: dict[str, LibraryInfo]
     digest: str
     _newest: Version | None = field(default=None, repr=False, compare=False)
+    _qualified: list[tuple[str, str, Row]] | None = field(default=None, repr=False, compare=False)
     providers: dict[str, Provider] = field(default_factory=dict)
     releases: dict[str, Release] = field(default_factory=dict)
 
     def lookup(self, name: str) -> Row | None:
         return self.names.get(name)
+
+    def qualified_rows(self) -> list[tuple[str, str, Row]]:
+        """(scope, last name, row) for the rows keyed ``scope::name``: a name
+        that is CUDA's only under that scope (``thrust::cuda``)."""
+        found = self._qualified
+        if found is None:
+            found = self._qualified = [
+                (*row.cuda.rsplit("::", 1), row) for row in self.names.values() if "::" in row.cuda
+            ]
+        return found
 
     def newest_hip_version(self) -> Version:
         """The newest HIP version any row mentions: the default target.

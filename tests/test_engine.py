@@ -331,3 +331,16 @@ def test_cuda_headers_that_become_the_same_hip_header_are_included_once() -> Non
     # a project's own repeated include is not ours to drop
     mine = "#include <hip/hip_runtime.h>\n#include <hip/hip_runtime.h>\n"
     assert translate(mine).text == mine
+
+
+def test_scoped_rows_rename_only_under_their_scope() -> None:
+    src = (
+        "#include <thrust/sort.h>\nvoid f(cudaStream_t s, int* p) {\n"
+        "  thrust::sort(thrust::cuda::par.on(s), p, p + 4);\n"
+        "  auto q = thrust::system::cuda::par; thrust :: cuda_cub::tag t;\n"
+        "  cuda::std::atomic<int> a; mine::cuda::x y; int cuda = 0;\n}\n"
+    )
+    text = str(translate(src).text)
+    assert "thrust::sort(thrust::hip::par.on(s), p, p + 4);" in text
+    assert "thrust::system::hip::par; thrust :: hip_rocprim::tag t;" in text
+    assert "cuda::std::atomic<int> a; mine::cuda::x y; int cuda = 0;" in text

@@ -406,6 +406,7 @@ def run(ctx: Context) -> None:
     for name in [n for n in present if n in names and n not in OWNED_BY_RULES]:
         row = names[name]
         hits.extend((pos, row) for pos in occurrences(text, name))
+    hits.extend(_qualified_hits(ctx))
     hits.sort(key=lambda hit: hit[0])
     if ctx.options.roc:
         _report_roc_fallback(ctx, hits)
@@ -420,7 +421,7 @@ def run(ctx: Context) -> None:
     strings_seen: set[str] = set()
     for start, row in hits:
         name = row.cuda
-        end = start + len(name)
+        end = start + len(_token_of(name))
         where, node = scanner.classify(start, end)
         if where == "code" and node is not None and node.type in _CODE_NODES:
             if row.kind == "namespace" and not _namespace_context(node):
@@ -600,6 +601,31 @@ def _call(
     if body is None or body.type != "preproc_arg":
         return None
     return call_in_text(ctx.text, end, body.end_byte)
+
+
+@lru_cache(maxsize=1024)
+def _token_of(name: str) -> str:
+    """The token a row's key stands for in code (``thrust::cuda`` -> ``cuda``)."""
+    return name.rsplit("::", 1)[-1]
+
+
+def _qualified_hits(ctx: Context) -> list[tuple[int, Row]]:
+    """Uses of rows keyed ``scope::name`` (``thrust::cuda``): ``name`` right
+    after ``scope::`` (spaces allowed, not itself qualified further left)."""
+    hits: list[tuple[int, Row]] = []
+    text = ctx.text
+    for scope, last, row in ctx.table.qualified_rows():
+        if last not in ctx.present or scope.split("::")[0] not in ctx.present:
+            continue
+        before = re.compile(
+            r"(?<![\w:])(?:::\s*)?"
+            + r"\s*::\s*".join(map(re.escape, scope.split("::")))
+            + r"\s*::\s*\Z"
+        )
+        for pos in occurrences(text, last):
+            if before.search(text, max(0, pos - 200), pos):
+                hits.append((pos, row))
+    return hits
 
 
 def _report_roc_fallback(ctx: Context, hits: list[tuple[int, Row]]) -> None:

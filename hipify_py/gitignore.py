@@ -8,7 +8,6 @@ matching pattern wins, as in git.
 from __future__ import annotations
 
 import os
-
 import re
 from dataclasses import dataclass
 from pathlib import Path

@@ -191,9 +191,12 @@ class MappingTable:
         that is CUDA's only under that scope (``thrust::cuda``)."""
         found = self._qualified
         if found is None:
-            found = self._qualified = [
-                (*row.cuda.rsplit("::", 1), row) for row in self.names.values() if "::" in row.cuda
-            ]
+            found = []
+            for row in self.names.values():
+                if "::" in row.cuda:
+                    scope, last = row.cuda.rsplit("::", 1)
+                    found.append((scope, last, row))
+            self._qualified = found
         return found
 
     def newest_hip_version(self) -> Version:

@@ -228,7 +228,7 @@ def _device_prop(ctx: Context) -> None:
     sources = [_PROP_CALL.pattern]
     if variables:
         names = "|".join(map(re.escape, sorted(variables)))
-        sources.append(rf"(?<![\w])(?:{names}){_INDEX}")
+        sources.append(rf"(?<![\w])(?:{names})(?:\s*\([^()]*\))?{_INDEX}")
     pattern = re.compile(
         rf"({'|'.join(sources)})\s*(?:\.|->)\s*({'|'.join(_PROP_FIELDS)})(?![\w])"
     )

@@ -25,9 +25,7 @@ from pathlib import Path
 
 from .files import DEFAULT_EXTENSIONS, NO_EXCLUDES, Discovery, Excludes, Target, discover
 
-_INCLUDE = re.compile(
-    rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)', re.MULTILINE
-)
+_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)', re.MULTILINE)
 _MAX_HEADERS = 5000
 
 

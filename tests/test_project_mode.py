@@ -199,7 +199,7 @@ def test_headers_found_through_include_dirs_and_ancestor_folders(tmp_path: Path)
             "ggml/src/ggml-cuda/k.cu": '#include "common.cuh"\n__global__ void k() {}\n',
             "ggml/src/ggml-common.h": "#pragma once\ninline void g() { cudaDeviceReset(); }\n",
             "include/api/api.h": "#pragma once\ninline void a() { cudaDeviceReset(); }\n",
-            "other/o.cu": '#include <api/api.h>\nvoid o() {}\n',
+            "other/o.cu": "#include <api/api.h>\nvoid o() {}\n",
         },
     )
     result = run_cli("ggml/src/ggml-cuda", cwd=root)

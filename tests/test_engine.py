@@ -343,4 +343,5 @@ def test_scoped_rows_rename_only_under_their_scope() -> None:
     text = str(translate(src).text)
     assert "thrust::sort(thrust::hip::par.on(s), p, p + 4);" in text
     assert "thrust::system::hip::par; thrust :: hip_rocprim::tag t;" in text
+    assert "thrust::system::hip_category();" in text
     assert "cuda::std::atomic<int> a; mine::cuda::x y; int cuda = 0;" in text

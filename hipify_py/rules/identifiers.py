@@ -426,7 +426,7 @@ def run(ctx: Context) -> None:
         if where == "code" and node is not None and node.type in _CODE_NODES:
             if row.kind == "namespace" and not _namespace_context(node):
                 continue  # a variable that happens to be called like a namespace
-            if _foreign_scope(ctx, node):
+            if _foreign_scope(ctx, node) and "::" not in name:  # scoped rows checked theirs
                 continue
             if _generic(name) and not _used_as(row, node, ctx):
                 continue  # `saturate`, `int texture`: the project's own variable or function

@@ -338,6 +338,7 @@ def test_scoped_rows_rename_only_under_their_scope() -> None:
         "#include <thrust/sort.h>\nvoid f(cudaStream_t s, int* p) {\n"
         "  thrust::sort(thrust::cuda::par.on(s), p, p + 4);\n"
         "  auto q = thrust::system::cuda::par; thrust :: cuda_cub::tag t;\n"
+        "  auto& c = thrust::system::cuda_category();\n"
         "  cuda::std::atomic<int> a; mine::cuda::x y; int cuda = 0;\n}\n"
     )
     text = str(translate(src).text)

@@ -131,12 +131,30 @@ class CheckResult:
 
 
 def find_root(start: Path | None = None) -> Path:
-    """The git work tree containing ``start`` (default: the current folder), else ``start``."""
+    """The git work tree containing ``start`` (a file or folder; default: the
+    current folder), else the folder ``start`` is or is in."""
     here = Path(os.path.abspath(start or Path.cwd()))
+    if not here.is_dir():
+        here = here.parent
     for folder in [here, *here.parents]:
         if (folder / ".git").exists():
             return folder
     return here
+
+
+def root_of_inputs(paths: Sequence[Path], config_folder: Path | None = None) -> Path:
+    """What finding paths are relative to, whatever the current folder: the git
+    work tree of the first input, else the configuration's folder, else the
+    common folder of the inputs."""
+    absolute = [Path(os.path.abspath(p)) for p in paths] or [Path.cwd()]
+    first = absolute[0] if absolute[0].is_dir() else absolute[0].parent
+    for folder in [first, *first.parents]:
+        if (folder / ".git").exists():
+            return folder
+    if config_folder is not None:
+        return Path(os.path.abspath(config_folder))
+    folders = [p if p.is_dir() else p.parent for p in absolute]
+    return Path(os.path.commonpath([str(f) for f in folders]))
 
 
 def relative_path(path: str | Path, root: Path) -> str:

@@ -95,7 +95,9 @@ def _shard(ctx: click.Context, param: click.Parameter, value: str | None) -> Any
 @click.option(
     "--root",
     type=click.Path(path_type=Path, file_okay=False),
-    help="Report paths relative to DIR [default: the git work tree, else the current folder].",
+    help="Report paths relative to DIR [default: the git work tree of the first path, else "
+    "the configuration's folder, else the common folder of the paths; never the current "
+    "folder].",
 )
 @click.option("--notes", is_flag=True, help="Also report info-level diagnostics (never failing).")
 @click.option(
@@ -189,10 +191,10 @@ def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | Non
         apply_baseline,
         baseline_json,
         checked_file,
-        find_root,
         read_baseline,
         relative_path,
         render,
+        root_of_inputs,
         shard_of,
         write_atomically,
     )
@@ -238,7 +240,11 @@ def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | Non
     discovery = planned.discovery
     for problem in discovery.problems:
         click.echo(f"hipify-py: warning: {problem}", err=True)
-    root = Path(flags["root"]).absolute() if flags["root"] else find_root()
+    root = (
+        Path(flags["root"]).absolute()
+        if flags["root"]
+        else root_of_inputs(paths, config.path.parent if config.path else None)
+    )
     targets = discovery.targets
     names = [relative_path(t.source, root) for t in targets]
     order = sorted(range(len(targets)), key=lambda i: names[i])

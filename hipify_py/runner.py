@@ -279,16 +279,22 @@ def atomic_write(
 ) -> None:
     """Write via a temporary file in the same folder and os.replace.
 
-    ``like``: copy its permission bits.  ``expect``: refuse (FileChanged) if
+    ``like``: copy its permission bits (without it: keep those of the file
+    replaced, or give a new file 0666 less the umask).  ``expect``: refuse (FileChanged) if
     the file at ``path`` no longer has this (size, mtime, inode) - someone
     changed it since we read it.
     """
     mode = None
-    if like is not None:
-        try:
-            mode = stat.S_IMODE(os.stat(like).st_mode)
-        except OSError:
-            mode = None
+    for model in (like, path):  # the model's permissions, else those of the file replaced
+        if model is not None and mode is None:
+            try:
+                mode = stat.S_IMODE(os.stat(model).st_mode)
+            except OSError:
+                mode = None
+    if mode is None:  # a new file: the usual 0666 less the umask (mkstemp makes 0600)
+        umask = os.umask(0o022)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     if like is not None and not os.access(like, os.W_OK) and like == path:
         raise PermissionError(13, "file is read-only")
     import tempfile  # imported here: a pre-commit run that writes nothing never pays for it
@@ -300,8 +306,7 @@ def atomic_write(
             handle.flush()
             if durable:  # the user's only copy: make it reach the disk before the rename
                 os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
         if expect is not None:
             try:
                 now = _stat_key(os.stat(path))

@@ -492,3 +492,56 @@ def test_no_reference_is_left_after_translating_every_fixture(tmp_path: Path) ->
             (f["path"], f["line"], f["message"]) for f in _findings(document)
         ]
         assert code == 0
+
+
+def test_paths_and_fingerprints_do_not_depend_on_the_current_folder(tmp_path: Path) -> None:
+    """`hipify-py check /abs/repo/src --baseline /abs/repo/base.json` finds the
+    same paths and fingerprints from any folder."""
+    repo = _tree(tmp_path / "repo", {"src/kernel.cu": CUDA})
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    src = str(repo / "src")
+    baseline = repo / "base.json"
+    written = _check(repo, src, "--write-baseline", str(baseline), cwd=repo)
+    assert written.returncode == 0, written.stderr.decode()
+    documents = {}
+    for cwd in (repo, repo / "src", elsewhere, Path("/")):
+        code, document = _json(repo, src, "--baseline", str(baseline), cwd=cwd)
+        assert code == 0, (cwd, _findings(document))
+        documents[str(cwd)] = sorted((f["path"], f["fingerprint"]) for f in _findings(document))
+        assert all(f["baselined"] for f in _findings(document))
+    assert len({repr(found) for found in documents.values()}) == 1, documents
+    assert {path for path, _ in documents[str(repo)]} == {"src/kernel.cu"}
+    sarif = _check(repo, src, "--format", "sarif", cwd=elsewhere)
+    (run,) = json.loads(sarif.stdout)["runs"]
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
+    }
+    assert uris == {"src/kernel.cu"}
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == repo.as_uri() + "/"
+
+
+def test_output_files_get_the_usual_permissions(tmp_path: Path) -> None:
+    """-o of check and report: 0666 less the umask for a new file (not mkstemp's
+    0600); an existing file keeps its mode."""
+    import os
+    import sys
+
+    from conftest import REPO
+
+    root = _tree(tmp_path, {"a.cu": CUDA})
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    for args, name in (
+        (["check", "a.cu", "-o", "c.txt"], "c.txt"),
+        (["report", "a.cu", "-o", "r.html", "--format", "html"], "r.html"),
+        (["check", "a.cu", "--write-baseline", "b.json"], "b.json"),
+    ):
+        command = " ".join([sys.executable, "-m", "hipify_py", *args])
+        done = subprocess.run(
+            ["sh", "-c", f"umask 022 && {command}"], cwd=root, env=env, capture_output=True
+        )
+        assert done.returncode in (0, 1), done.stderr.decode()
+        assert (root / name).stat().st_mode & 0o777 == 0o644, name
+        (root / name).chmod(0o640)
+        done = subprocess.run(["sh", "-c", f"umask 022 && {command}"], cwd=root, env=env)
+        assert (root / name).stat().st_mode & 0o777 == 0o640, name

@@ -202,6 +202,7 @@ def _translate(
         and arch.NAME not in present
         and "<<<" not in text
         and not includes.may_apply(text, table.headers)
+        and present.isdisjoint(("asm", "__asm__", "__asm"))  # PTX in a macro-only header
     ):
         return result  # nothing CUDA here: skip parsing altogether
     parse_input = _parse_bytes(data, info)

@@ -83,6 +83,7 @@ _BAD_USE_PARENTS = frozenset(
         "bitfield_clause",
     }
 )
+_CANDIDATE = re.compile(r"32|16|31|0[xX]1[fF]|>>\s*5")  # nothing to find without one
 _COMPARISONS = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||"})
 _CONDITIONS = frozenset(
     {"if_statement", "while_statement", "do_statement", "condition_clause", "switch_statement"}
@@ -90,7 +91,7 @@ _CONDITIONS = frozenset(
 
 
 def run(ctx: Context) -> None:
-    if not device_bodies(ctx) and "32" not in ctx.text and "16" not in ctx.text:
+    if not device_bodies(ctx) and _CANDIDATE.search(ctx.text) is None:
         return
     _lane_math(ctx)
     _reductions(ctx)

@@ -536,3 +536,18 @@ def test_curated_cuda_names_are_declared_by_the_cuda_12_4_headers() -> None:
         if r.library != "nccl" and r.cuda not in documented_elsewhere and not r.cuda_removed:
             # a scoped row (thrust::cuda) names its last part
             assert r.cuda.rsplit("::", 1)[-1] in declared, f"{r.origin}: {r.cuda}"
+
+
+def test_device_functions_missing_from_hipify_tables_are_known() -> None:
+    src = (
+        "__global__ void k(int* p, unsigned* s) {\n"
+        "  atomicAdd_block(p, 1); atomicCAS_block(p, 0, 1);\n"
+        "  int d = __dp4a(1, 2, 3); size_t a = __cvta_generic_to_shared(s); __nanosleep(100);\n"
+        "  if (__isShared(s)) __threadfence_cluster();\n}\n"
+    )
+    result = translate(src)
+    assert "atomicAdd(p, 1); atomicCAS(p, 0, 1);" in str(result.text)
+    unsupported = sorted(d.name for d in result.diagnostics if d.code == "HPY101")
+    assert unsupported == [
+        "__cvta_generic_to_shared", "__dp4a", "__isShared", "__nanosleep", "__threadfence_cluster"
+    ]

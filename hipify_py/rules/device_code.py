@@ -95,7 +95,6 @@ _DECLARATOR_WRAPPERS = frozenset(
     }
 )
 _COMMENTS = re.compile(r"/\*.*?\*/|//.*$", re.S)
-_DEFINE_BEFORE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+$")
 
 
 @dataclass
@@ -213,20 +212,30 @@ def macro_parameters(ctx: Context, macro: tree_sitter.Node) -> list[str]:
 def define_of(ctx: Context, name: str, before: int | None = None) -> tuple[str, int] | None:
     """The body (comments removed) and offset of ``#define name value``, the
     first one before ``before`` when given."""
-    text = ctx.text
-    for start in _occurrences(text, name):
-        if before is not None and start >= before:
-            break
-        line_start = text.rfind("\n", 0, start) + 1
-        if not _DEFINE_BEFORE.match(text[line_start:start]):
-            continue
-        end = start + len(name)
-        line_end = text.find("\n", end)
-        body = text[end : line_end if line_end != -1 else len(text)]
-        if body[:1] not in (" ", "\t", "/"):
-            continue  # a function-like macro, or an empty one
-        return " ".join(_COMMENTS.sub(" ", body).split()), start
+    index = ctx.cache.get("defines")
+    if not isinstance(index, dict):
+        index = ctx.cache["defines"] = _defines(ctx.text)
+    for body, start in index.get(name, ()):
+        if before is None or start < before:
+            return body, start
     return None
+
+
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)([^\n]*)", re.M)
+
+
+def _defines(text: str) -> dict[str, list[tuple[str, int]]]:
+    """Every object-like ``#define NAME value`` of the file: name -> (value, offset)."""
+    found: dict[str, list[tuple[str, int]]] = {}
+    if "define" not in text:
+        return found
+    for match in _DEFINE.finditer(text):
+        body = match.group(2)
+        if body[:1] not in (" ", "\t", "/", "\r", ""):
+            continue  # a function-like macro
+        value = " ".join(_COMMENTS.sub(" ", body).split())
+        found.setdefault(match.group(1), []).append((value, match.start(1)))
+    return found
 
 
 _CONSTANT_BEFORE = re.compile(r"\b(?:const|constexpr)\b[^;=(){}]*$")

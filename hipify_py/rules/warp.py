@@ -167,7 +167,8 @@ def run(ctx: Context) -> None:
     dropped: list[tuple[int, int]] = []  # mask arguments deleted (calls inside go with them)
     ctx.cache["warp_dropped"] = dropped
     for call in sorted(calls, key=lambda c: c.start):
-        if any(start <= call.start < end for start, end in dropped):
+        # the regions are disjoint and in file order: only the last can hold a later call
+        if dropped and dropped[-1][0] <= call.start < dropped[-1][1]:
             continue
         if call.name == "__syncwarp":
             _syncwarp(ctx, call)

@@ -72,6 +72,21 @@ def test_a_local_declared_after_the_use_or_in_another_block_does_not_count() -> 
     assert "__shfl_sync(m2, v, 0)" in out(src, hip_version="5.7")
 
 
+def test_a_variable_used_only_as_a_mask_keeps_its_full_initial_value() -> None:
+    src = (
+        "__device__ float f(float v) { unsigned mask = 0xffffffff;"
+        " return __shfl_down_sync(mask, v, 1); }\n"
+        "__device__ float g(float v, int n) { unsigned mask = 0xffffffff; if (n) mask = 1;"
+        " return __shfl_sync(mask, v, 0); }\n"
+    )
+    text = out(src, hip_version="5.7")
+    assert "return __shfl_down(v, 1);" in text
+    assert "return __shfl_sync(mask, v, 0);" in text  # reassigned: not known
+    assert "__shfl_down_sync(0xffffffffffffffffULL, v, 1)" in out(src, hip_version="6.2")
+    (found,) = only(src, "HPY401", hip_version="6.2")
+    assert "initial value 0xffffffff" in found.message
+
+
 # --- HIP < 6.2: partial and computed masks left, with the rewrite as hint ---------
 
 

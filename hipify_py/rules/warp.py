@@ -314,7 +314,8 @@ def _mask(ctx: Context, text: str, at: int, depth: int = 0) -> tuple[str, Declar
         if found is None:
             return "computed", None
         if found.value is not None and (
-            found.kind in ("define", "file") or (found.kind == "local" and found.const)
+            found.kind in ("define", "file")
+            or (found.kind == "local" and (found.const or _only_masks_after(ctx, found)))
         ):
             kind = _mask(ctx, found.value, at, depth + 1)[0]
             return ("full" if kind == "full64" else kind), found
@@ -403,11 +404,12 @@ def _report_mask(
     if (
         declared is not None
         and declared.value is not None
-        and declared.kind == "parameter"
+        and declared.kind in ("parameter", "local")
         and mask_kind(ctx, declared.value, declared.start) in ("full", "full64")
     ):
+        what = "default" if declared.kind == "parameter" else "initial value"
         default = (
-            f"; its default {declared.value} is CUDA's full mask, but cast to 64 bits it "
+            f"; its {what} {declared.value} is CUDA's full mask, but cast to 64 bits it "
             "names lanes 0-31 only"
         )
     ctx.report(
@@ -481,6 +483,18 @@ def _only_mask_uses(ctx: Context, name: str, start: int, end: int) -> bool:
     assert isinstance(masks, set)
     uses = [p for p in occurrences(ctx.text[start:end], name)]
     return bool(uses) and all(start + p in masks for p in uses)
+
+
+def _only_masks_after(ctx: Context, declared: Declared) -> bool:
+    """A local that is only ever a warp function's mask after its declaration
+    (``unsigned mask = 0xffffffff;``) keeps its initial value."""
+    node = declared.node
+    if node is None or declared.indirect:
+        return False
+    scope = node.parent
+    if scope is None:
+        return False
+    return _only_mask_uses(ctx, declared.name, node.end_byte, scope.end_byte)
 
 
 def _full_default_parameter(

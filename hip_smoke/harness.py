@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import asdict, dataclass, field
@@ -145,6 +146,10 @@ def _compile(
         result.commands.append(" ".join([*compiler.command, *args]))
         done = compiler.run(args, cwd=work)
         if done.returncode != 0:
+            missing = _missing_library_header(done.stderr + done.stdout, sample, platforms)
+            if missing is not None:
+                result.compile = Step(SKIPPED, missing)
+                return None
             result.compile = Step(FAILED, _first_error(done.stderr + done.stdout))
             return None
         objects.append(obj)
@@ -163,6 +168,27 @@ def _compile(
     return work / "prog"
 
 
+_MISSING_HEADER = re.compile(
+    r"fatal error: '?([^'\s:]+)'?(?:: No such file or directory| file not found)"
+)
+
+
+def _missing_library_header(output: str, sample: Sample, platforms: dict[str, Any]) -> str | None:
+    """Why the sample is skipped, when its compile failed only because a header
+    of one of its libraries is not installed (nvcc without NCCL, a ROCm
+    without hipBLAS); None for any other failure."""
+    found = _MISSING_HEADER.search(output)
+    if found is None:
+        return None
+    header = found.group(1)
+    for library in sample.libraries:
+        info = platforms["libraries"].get(library, {})
+        headers = {info.get("cuda_header"), info.get("amd", {}).get("header")}
+        if header in headers:
+            return f"{library} not available (<{header}> not found)"
+    return None
+
+
 def _first_error(text: str) -> str:
     lines = [line for line in text.splitlines() if "error" in line.lower()]
     return (lines[0] if lines else text.strip().splitlines()[-1] if text.strip() else "failed")[
@@ -173,12 +199,18 @@ def _first_error(text: str) -> str:
 def run_program(
     program: Path, compiler: Compiler | None, timeout: int = 120
 ) -> subprocess.CompletedProcess[str]:
-    if compiler is not None and compiler.root is not None:
-        inner = "/" + str(program.relative_to(compiler.root))
-        argv = ["chroot", str(compiler.root), inner]
-    else:
-        argv = [str(program)]
-    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    if compiler is None or compiler.root is None:
+        return subprocess.run([str(program)], capture_output=True, text=True, timeout=timeout)
+    from .toolchain import GPU_PATHS, bind_mounted
+
+    root = compiler.root
+    inner = "/" + str(program.relative_to(root))
+    # the GPU must be visible inside the root: its devices (and /sys) for the run
+    gpu = GPU_PATHS if compiler.platform == "amd" else ()
+    with bind_mounted(root, [Path("/proc"), *gpu]):
+        return subprocess.run(
+            ["chroot", str(root), inner], capture_output=True, text=True, timeout=timeout
+        )
 
 
 def check_output(sample: Sample, platform: str, output: str, platforms: dict[str, Any]) -> Step:

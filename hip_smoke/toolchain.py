@@ -4,9 +4,13 @@ AMD: a user's ROCm first (``--hipcc``, ``$HIPCC``, ``/opt/rocm/bin/hipcc``,
 ``hipcc`` on PATH when it accepts gfx942), else the Debian 13 root made by
 ``toolchain/provision.sh amd`` (HIP 5.7.1), used through chroot.
 
-NVIDIA: nvcc 12.4 with HIP's NVIDIA headers from the root made by
-``provision.sh nvidia`` (HIP's NVIDIA headers do not compile against CUDA 13),
-plus the host's own nvcc for the CUDA originals.
+NVIDIA: nvcc 12.x with HIP's NVIDIA headers (they do not compile against
+CUDA 13): the machine's own (Debian 13's packages, as ``--provision nvidia``
+installs them there), else the root made by ``provision.sh nvidia``; plus the
+host's own nvcc for the CUDA originals.
+
+Programs built for AMD inside the root run there with the GPU's devices
+(/dev/kfd, /dev/dri) and /sys bind-mounted for the run.
 """
 
 from __future__ import annotations
@@ -102,6 +106,50 @@ def _proc_mounted(root: Path) -> Iterator[None]:
             subprocess.run(["umount", str(proc)], capture_output=True)
 
 
+# what a program needs to reach an AMD GPU from inside the root: the kernel
+# driver's devices, and the topology the ROCm runtime reads from /sys
+GPU_PATHS = (Path("/dev/kfd"), Path("/dev/dri"), Path("/sys"))
+
+
+@contextlib.contextmanager
+def bind_mounted(root: Path, sources: tuple[Path, ...] | list[Path]) -> Iterator[list[Path]]:
+    """Bind-mount each existing host path in ``sources`` at the same place
+    inside ``root`` for the duration; those missing on the host are skipped,
+    those already mounted there are left alone.  Everything mounted is
+    unmounted afterwards, and mount points this made are removed.  Yields what
+    was mounted."""
+    mounted: list[Path] = []
+    made: list[Path] = []
+    try:
+        for source in sources:
+            if not source.exists():
+                continue
+            target = root / source.relative_to(source.anchor)
+            if os.path.ismount(target):
+                continue
+            if not target.exists():
+                # remember every folder made on the way, to remove them after
+                missing = [target, *(p for p in target.parents if not p.exists())]
+                made.extend(reversed(missing))
+                if source.is_dir():
+                    target.mkdir(parents=True)
+                else:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.touch()
+            done = subprocess.run(
+                ["mount", "--rbind", str(source), str(target)], capture_output=True
+            )
+            if done.returncode == 0:
+                mounted.append(target)
+        yield mounted
+    finally:
+        for target in reversed(mounted):
+            subprocess.run(["umount", "-R", str(target)], capture_output=True)
+        for target in reversed(made):
+            with contextlib.suppress(OSError):
+                target.rmdir() if target.is_dir() else target.unlink()
+
+
 def root_for(platform: str, cache: Path = DEFAULT_CACHE) -> Path:
     return cache / f"trixie-{platform}"
 
@@ -166,7 +214,8 @@ def _apt_install(platform: str) -> tuple[int, str]:
     return 0, f"provision: Debian 13 host: installed {' '.join(packages)} with apt-get"
 
 
-def _accepts_gfx942(hipcc: str, arch: str) -> bool:
+def _probe(hipcc: str, arch: str) -> str | None:
+    """None when ``hipcc`` compiles a kernel for ``arch``, else why not."""
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "probe.hip"
         src.write_text("__global__ void k() {}\n")
@@ -174,11 +223,25 @@ def _accepts_gfx942(hipcc: str, arch: str) -> bool:
             done = subprocess.run(
                 [hipcc, f"--offload-arch={arch}", "-c", str(src), "-o", str(Path(tmp) / "probe.o")],
                 capture_output=True,
+                text=True,
                 timeout=300,
             )
-        except (OSError, subprocess.TimeoutExpired):
-            return False
-        return done.returncode == 0
+        except subprocess.TimeoutExpired:
+            return "timed out compiling a probe kernel"
+        except OSError as exc:
+            return f"cannot run it ({exc.strerror or exc})"
+        if done.returncode == 0:
+            return None
+        lines = [line for line in (done.stderr + done.stdout).splitlines() if line.strip()]
+        errors = [line for line in lines if "error" in line.lower()] or lines[-1:]
+        detail = errors[0] if errors else ""
+        return f"rejects --offload-arch={arch} (exit {done.returncode}" + (
+            f": {detail.strip()[:200]})" if detail else ")"
+        )
+
+
+def _accepts_gfx942(hipcc: str, arch: str) -> bool:
+    return _probe(hipcc, arch) is None
 
 
 def _hip_version_of(hipcc: str) -> str:
@@ -211,12 +274,17 @@ def find_amd(
     if on_path:
         candidates.append((on_path, "PATH"))
     for path, origin in candidates:
+        explicit = origin in ("--hipcc", "$HIPCC")
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
             tried.append(f"{path} ({origin}): not found")
-            if origin == "--hipcc":
-                raise ToolchainError(f"--hipcc {path}: no such executable")
+            if explicit:
+                raise ToolchainError(f"{origin} {path}: no such executable")
             continue
-        if _accepts_gfx942(path, arch):
+        why = _probe(path, arch)
+        if why is not None and explicit:
+            # asked for by name: never fall back to another compiler silently
+            raise ToolchainError(f"{origin} {path} does not work: {why}")
+        if why is None:
             include = Path(path).resolve().parent.parent / "include"
             version = _hip_version_of(path)
             return Compiler(
@@ -226,7 +294,7 @@ def find_amd(
                 include_dirs=[include],
                 hip_version=version,
             )
-        tried.append(f"{path} ({origin}): rejects --offload-arch={arch}")
+        tried.append(f"{path} ({origin}): {why}")
     root = complete_root("amd", cache) if allow_root else None
     if root is not None:
         return Compiler(
@@ -246,25 +314,84 @@ def find_amd(
     )
 
 
+_NVIDIA_FLAGS = [
+    "-arch=sm_90",
+    "-D__HIP_PLATFORM_NVIDIA__",
+    "-Xcompiler",
+    "-static-libstdc++,-static-libgcc",
+]
+HOST_NVCC = ("/usr/bin/nvcc", "/usr/lib/nvidia-cuda-toolkit/bin/nvcc")
+HOST_INCLUDE = Path("/usr/include")
+
+
+def nvcc_release(nvcc: str) -> str | None:
+    """ "12.4" from ``nvcc --version`` ("Cuda compilation tools, release 12.4, ..")."""
+    import re
+
+    try:
+        done = subprocess.run([nvcc, "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    found = re.search(r"release (\d+)\.(\d+)", done.stdout + done.stderr)
+    return f"{found.group(1)}.{found.group(2)}" if found else None
+
+
+def host_nvidia(
+    candidates: tuple[str, ...] | None = None, include: Path = HOST_INCLUDE
+) -> tuple[Compiler | None, list[str]]:
+    """The machine's own nvcc 12.x with HIP's headers (Debian 13's
+    nvidia-cuda-toolkit and libamdhip64-dev, as ``--provision nvidia``
+    installs them on a Debian 13 host), or None and what was tried."""
+    tried: list[str] = []
+    if not (include / "hip" / "hip_runtime.h").is_file():
+        return None, [f"{include}/hip/hip_runtime.h: not found (HIP headers: libamdhip64-dev)"]
+    found = [] if candidates is None else list(candidates)
+    if candidates is None:
+        on_path = shutil.which("nvcc")
+        found = [p for p in (on_path, *HOST_NVCC) if p]
+    for nvcc in dict.fromkeys(found):
+        if not (os.path.isfile(nvcc) and os.access(nvcc, os.X_OK)):
+            continue
+        release = nvcc_release(nvcc)
+        if release is None or not release.startswith("12."):
+            tried.append(
+                f"{nvcc}: CUDA {release or 'of unknown version'} "
+                "(HIP's NVIDIA headers need nvcc 12.x)"
+            )
+            continue
+        # nvcc 12.4 supports GCC up to 13; Debian 13's default g++ is 14
+        host_compiler = ["-ccbin", "g++-13"] if shutil.which("g++-13") else []
+        return (
+            Compiler(
+                "nvidia",
+                [nvcc, *host_compiler, *_NVIDIA_FLAGS],
+                description=f"{nvcc} (CUDA {release}) + HIP headers in {include}",
+                include_dirs=[include],
+                hip_version="6.2",
+            ),
+            tried,
+        )
+    if not found:
+        tried.append("no nvcc on PATH or in " + ", ".join(HOST_NVCC))
+    return None, tried
+
+
 def find_nvidia(cache: Path = DEFAULT_CACHE) -> Compiler:
-    """nvcc 12.4 + HIP headers for HIP's NVIDIA backend."""
+    """nvcc 12.x + HIP headers for HIP's NVIDIA backend: the machine's own (a
+    Debian 13 host with the packages), else the Debian 13 root."""
+    host, tried = host_nvidia()
+    if host is not None:
+        return host
     root = complete_root("nvidia", cache)
     if root is None:
         raise ToolchainError(
-            f"no NVIDIA HIP toolchain: {root_for('nvidia', cache)} is not a complete root "
-            "(HIP's NVIDIA headers need nvcc 12.x). Run: hipify-py smoke --provision nvidia"
+            "no NVIDIA HIP toolchain (HIP's NVIDIA headers need nvcc 12.x): tried "
+            + "; ".join([*tried, f"{root_for('nvidia', cache)}: not a complete root"])
+            + ". Run: hipify-py smoke --provision nvidia"
         )
     return Compiler(
         "nvidia",
-        [
-            "nvcc",
-            "-ccbin",
-            "g++-13",
-            "-arch=sm_90",
-            "-D__HIP_PLATFORM_NVIDIA__",
-            "-Xcompiler",
-            "-static-libstdc++,-static-libgcc",
-        ],
+        ["nvcc", "-ccbin", "g++-13", *_NVIDIA_FLAGS],
         root=root,
         description=f"nvcc 12.4 + HIP headers in the Debian 13 root {root}",
         include_dirs=[root / "usr" / "include"],

@@ -1,0 +1,129 @@
+"""hip_smoke's toolchain handling, with real compilers and real mounts: an
+explicit hipcc that does not work is an error, the GPU's devices are
+bind-mounted into the root for a run, the machine's own nvcc 12.x with HIP's
+headers is found, and a library header that is not installed skips the sample."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from hip_smoke.harness import SKIPPED, Settings, load_platforms, smoke_sample
+from hip_smoke.samples_index import select
+from hip_smoke.toolchain import (
+    DEFAULT_CACHE,
+    ToolchainError,
+    bind_mounted,
+    complete_root,
+    find_amd,
+    host_nvidia,
+)
+
+
+def _script(path: Path, text: str) -> Path:
+    path.write_text(text)
+    path.chmod(0o755)
+    return path
+
+
+def test_an_explicit_hipcc_that_rejects_the_target_is_an_error(tmp_path: Path) -> None:
+    fake = _script(tmp_path / "hipcc", '#!/bin/sh\necho "invalid target ID: gfx942" >&2\nexit 1\n')
+    done = run_cli("smoke", "vector_add", "--hipcc", str(fake), "--compile-only", cwd=tmp_path)
+    message = done.stderr.decode()
+    assert done.returncode == 2, message
+    assert f"--hipcc {fake} does not work" in message and "invalid target ID" in message
+    done = run_cli("smoke", "vector_add", "--compile-only", env={"HIPCC": str(fake)})
+    assert done.returncode == 2 and "$HIPCC" in done.stderr.decode(), done.stderr.decode()
+    with pytest.raises(ToolchainError, match="no such executable"):
+        find_amd(str(tmp_path / "missing-hipcc"))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="bind mounts need root")
+def test_gpu_devices_are_bind_mounted_into_the_root_for_a_run(tmp_path: Path) -> None:
+    """What run_program does for /dev/kfd, /dev/dri and /sys, shown with stand-in
+    host paths (this machine has no AMD GPU): visible inside the root (through a
+    real chroot when the AMD root is there) during the run, gone afterwards."""
+    device = tmp_path / "host" / "kfd"
+    device.parent.mkdir()
+    device.write_text("kfd\n")
+    folder = tmp_path / "host" / "dri"
+    folder.mkdir()
+    (folder / "renderD128").write_text("render\n")
+    missing = tmp_path / "host" / "absent"
+    amd_root = complete_root("amd", DEFAULT_CACHE)
+    root = amd_root or tmp_path / "root"
+    root.mkdir(exist_ok=True)
+    inside = root / device.relative_to("/")
+    with bind_mounted(root, [device, folder, missing]) as mounted:
+        assert inside.read_text() == "kfd\n"
+        assert (root / folder.relative_to("/") / "renderD128").read_text() == "render\n"
+        assert root / missing.relative_to("/") not in mounted and len(mounted) == 2
+        if amd_root is not None:
+            seen = subprocess.run(
+                ["chroot", str(root), "/bin/cat", str(folder / "renderD128")],
+                capture_output=True,
+                text=True,
+            )
+            assert seen.stdout == "render\n", seen.stderr
+    assert not inside.exists() and not (root / folder.relative_to("/")).exists()
+    assert not os.path.ismount(root / folder.relative_to("/"))
+
+
+def test_the_machines_own_nvcc_12_with_hip_headers_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Debian 13 host after `--provision nvidia` (apt): its nvcc 12.x and
+    /usr/include/hip.  Shown with the Debian 13 root's nvcc behind a wrapper,
+    as a host would have it, which then compiles a translated sample."""
+    root = complete_root("nvidia", DEFAULT_CACHE)
+    if root is None:
+        pytest.skip("no Debian 13 NVIDIA root (hipify-py smoke --provision nvidia)")
+    wrapper = _script(
+        tmp_path / "nvcc",
+        "#!/bin/sh\n"
+        f"R={root}\n"
+        'exec chroot "$R" /bin/sh -c \'cd "$0" 2>/dev/null; exec nvcc "$@"\' "${PWD#$R}" "$@"\n',
+    )
+    include = root / "usr" / "include"
+    compiler, tried = host_nvidia((str(wrapper),), include)
+    assert compiler is not None, tried
+    assert compiler.root is None and compiler.platform == "nvidia"
+    assert "CUDA 12.4" in compiler.description
+    # CUDA 13 (HIP's NVIDIA headers do not compile with it) or no HIP headers: not taken
+    cuda13 = _script(
+        tmp_path / "nvcc13", "#!/bin/sh\necho 'Cuda compilation tools, release 13.0, V13.0.88'\n"
+    )
+    assert host_nvidia((str(cuda13),), include)[0] is None
+    assert "CUDA 13.0" in host_nvidia((str(cuda13),), include)[1][0]
+    assert host_nvidia((str(wrapper),), tmp_path)[0] is None
+    # it builds (the wrapper needs the workspace inside the root)
+    monkeypatch.setattr(tempfile, "tempdir", str(root / "tmp"))
+    (sample,) = select(["vector_add"])
+    result = smoke_sample(
+        sample,
+        compiler,
+        Settings(platform="nvidia", compile_only=True, hip_version=compiler.hip_version),
+        run_it=False,
+        platforms=load_platforms(),
+    )
+    assert result.compile.status == "ok", result.compile.detail + "\n".join(result.commands)
+
+
+def test_a_missing_library_header_skips_the_sample_with_its_reason() -> None:
+    """nvcc 12.4 of the Debian 13 root has no NCCL: the CUDA original of the
+    NCCL sample is skipped ("nccl not available"), not failed."""
+    if complete_root("nvidia", DEFAULT_CACHE) is None:
+        pytest.skip("no Debian 13 NVIDIA root (hipify-py smoke --provision nvidia)")
+    done = run_cli(
+        "smoke", "nccl_allreduce", "--platform", "cuda", "--compile-only", "--report", "json"
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    (result,) = json.loads(done.stdout)["results"]
+    assert result["compile"]["status"] == SKIPPED
+    assert result["compile"]["detail"] == "nccl not available (<nccl.h> not found)"

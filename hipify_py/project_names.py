@@ -11,7 +11,7 @@ the names as known project names.
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -77,14 +77,19 @@ def is_defined(data: bytes, name: bytes) -> bool:
 def defined_names(data: bytes, known: Container[str] = ()) -> set[str]:
     """Names ``data`` defines as a macro, function, type or variable that would
     otherwise read as CUDA API: CUDA-like names not in ``known`` (the table),
-    and the table's common words (``umin``, ``saturate``, ``texture``)."""
+    and the table's common words (``umin``, ``saturate``), which are reported
+    only where the project does not define them.  (A name the table translates,
+    such as ``nv_bfloat16``, stays translated even where a project's own HIP
+    compatibility header defines it.)"""
     found: set[str] = set()
     for word in set(_WORD.findall(data)):
         name = word.decode("ascii")
+        row = known.get(name) if isinstance(known, Mapping) else None
+        unsupported = row is not None and getattr(row, "hip", "") is None
         if CUDA_LIKE.match(name):
             wanted = name not in known
         else:
-            wanted = name in known and not name.startswith("__")
+            wanted = unsupported and not name.startswith("__")
         if wanted and is_defined(data, word):
             found.add(name)
     return found

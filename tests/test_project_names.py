@@ -44,3 +44,16 @@ def test_variables_parameters_and_longer_names() -> None:
     assert is_defined(b"  const size_t cudaBytes = 4;\n", b"cudaBytes")
     assert not is_defined(b"  x = a * cudaBytes;\n  return cudaBytes;\n", b"cudaBytes")
     assert not is_defined(b"#define mycudaThing 1\n", b"cudaThing")
+
+
+def test_common_table_words_count_only_when_unsupported() -> None:
+    from hipify_py.table_cache import load_table
+
+    names = load_table().names
+    header = (
+        b"int umin(int a, int b);\n#define nv_bfloat16 __hip_bfloat16\n"
+        b"typedef float half;\n#define cudaMyCheck(x) x\n"
+    )
+    # umin is unsupported CUDA API: the project's own definition silences it;
+    # nv_bfloat16 is translated, whatever a project's HIP compatibility header says
+    assert defined_names(header, names) == {"umin", "cudaMyCheck"}

@@ -428,8 +428,8 @@ def run(ctx: Context) -> None:
                 continue  # a variable that happens to be called like a namespace
             if _foreign_scope(ctx, node) and "::" not in name:  # scoped rows checked theirs
                 continue
-            if _generic(name) and not _used_as(row, node, ctx):
-                continue  # `saturate`, `int texture`: the project's own variable or function
+            if row.hip is None and _generic(name) and not _used_as(row, node, ctx):
+                continue  # `saturate`, `umax`: the project's own variable or function
         elif where == "macro":
             pass
         elif where == "string":

@@ -121,3 +121,11 @@ def test_arity_hip_lacks_is_reported_and_left_alone() -> None:
     assert found and "with 3 arguments" in found[0].message
     four = "void f(cudaGraphExec_t e, cudaGraph_t g) { cudaGraphExecUpdate(e, g, &n, &r); }\n"
     assert "hipGraphExecUpdate(e, g, &n, &r);" in out(four, hip_version="5.7")
+
+
+def test_macro_parameter_is_cast_even_if_the_file_declares_the_name_elsewhere() -> None:
+    src = (
+        "void g(const void* kernel);\n"
+        "#define SET(kernel) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 0)\n"
+    )
+    assert "hipFuncSetAttribute((const void*)(kernel), " in out(src)

@@ -28,6 +28,7 @@ class Arg(NamedTuple):
 class Call(NamedTuple):
     args: list[Arg]
     close: int  # offset of the closing parenthesis
+    in_macro: bool = False  # split from a #define body (names there are macro parameters)
 
 
 def call_of_node(node: tree_sitter.Node) -> Call | None:
@@ -92,7 +93,7 @@ def call_in_text(text: str, end: int, limit: int) -> Call | None:
                         continue
                     return None
                 args.append((start, i))
-                return Call(_shaped(text, args), i)
+                return Call(_shaped(text, args), i, in_macro=True)
             if stack[-1] != ch:
                 if ch == ">":
                     i += 1
@@ -204,8 +205,8 @@ def fix_arguments(ctx: Context, row: Row, call: Call) -> None:
             f"reinterpret_cast<{cast.replace(' ', '')}>"
         ):
             continue  # already cast
-        if arg.kind == "identifier" and _declared_as(ctx, text, cast):
-            continue  # `void** p` already has the type
+        if arg.kind == "identifier" and not call.in_macro and _declared_as(ctx, text, cast):
+            continue  # `void** p` already has the type (in a macro, a parameter has none)
         ctx.edit(arg.start, arg.start, f"({cast})(", "cast", group=group)
         ctx.edit(arg.end, arg.end, ")", "cast", group=group)
     missing = [text for index, text in row.arg_defaults if index >= len(args)]

@@ -129,3 +129,14 @@ def test_macro_parameter_is_cast_even_if_the_file_declares_the_name_elsewhere() 
         "#define SET(kernel) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 0)\n"
     )
     assert "hipFuncSetAttribute((const void*)(kernel), " in out(src)
+
+
+def test_declared_type_counts_only_in_the_calling_function() -> None:
+    src = (
+        "void a(const void* kernel) { cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 0); }\n"
+        "__global__ void kernel() {}\n"
+        "void b() { cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 0); }\n"
+    )
+    lines = out(src).splitlines()[1:]  # after the inserted runtime include
+    assert "hipFuncSetAttribute(kernel, " in lines[0]
+    assert "hipFuncSetAttribute((const void*)(kernel), " in lines[2]

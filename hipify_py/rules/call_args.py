@@ -29,6 +29,7 @@ class Call(NamedTuple):
     args: list[Arg]
     close: int  # offset of the closing parenthesis
     in_macro: bool = False  # split from a #define body (names there are macro parameters)
+    scope: tuple[int, int] | None = None  # the enclosing function, where declarations count
 
 
 def call_of_node(node: tree_sitter.Node) -> Call | None:
@@ -50,7 +51,11 @@ def call_of_node(node: tree_sitter.Node) -> Call | None:
         for c in arguments.named_children
         if c.type != "comment"
     ]
-    return Call(args, arguments.end_byte - 1)
+    scope = call.parent
+    while scope is not None and scope.type not in ("function_definition", "lambda_expression"):
+        scope = scope.parent
+    span = (scope.start_byte, scope.end_byte) if scope is not None else None
+    return Call(args, arguments.end_byte - 1, scope=span)
 
 
 _SPACE = re.compile(r"(?:\s|\\\r?\n)*")
@@ -178,11 +183,13 @@ def _shaped(text: str, spans: list[tuple[int, int]]) -> list[Arg]:
 _SYMBOL_ARGS = frozenset({"identifier", "qualified_identifier", "field_expression"})
 
 
-def _declared_as(ctx: Context, name: str, cast: str) -> bool:
-    """Is ``name`` declared somewhere in the file with exactly the type ``cast``?"""
+def _declared_as(ctx: Context, name: str, cast: str, scope: tuple[int, int] | None) -> bool:
+    """Is ``name`` declared with exactly the type ``cast`` in the function the
+    call is in (its parameters and body), or anywhere at file scope?"""
     parts = [re.escape(p) for p in re.findall(r"\w+|\*", cast)]
     pattern = r"\s*".join(parts) + r"\s*" + re.escape(name) + r"\b"
-    return re.search(r"(?<![\w*])" + pattern, ctx.text) is not None
+    start, end = scope if scope is not None else (0, len(ctx.text))
+    return re.compile(r"(?<![\w*])" + pattern).search(ctx.text, start, end) is not None
 
 
 def fix_arguments(ctx: Context, row: Row, call: Call) -> None:
@@ -205,7 +212,11 @@ def fix_arguments(ctx: Context, row: Row, call: Call) -> None:
             f"reinterpret_cast<{cast.replace(' ', '')}>"
         ):
             continue  # already cast
-        if arg.kind == "identifier" and not call.in_macro and _declared_as(ctx, text, cast):
+        if (
+            arg.kind == "identifier"
+            and not call.in_macro
+            and _declared_as(ctx, text, cast, call.scope)
+        ):
             continue  # `void** p` already has the type (in a macro, a parameter has none)
         ctx.edit(arg.start, arg.start, f"({cast})(", "cast", group=group)
         ctx.edit(arg.end, arg.end, ")", "cast", group=group)

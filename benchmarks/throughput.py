@@ -768,8 +768,19 @@ def bench_end_to_end(
             out = work / f"out-{counter}"
             cmd += ["-o", str(out)] if mode == "output-dir" else ["--check"]
             timed = run_timed(cmd, _env(cache))
-            _warn_rc(f"{mode} jobs={jobs} {kind}", timed)
-            timings[config].append(timed)
+            expected = (0,) if mode == "output-dir" else (0, 1)
+            _warn_rc(f"{mode} jobs={jobs} {kind}", timed, expected)
+            written = sum(1 for p in out.rglob("*") if p.is_file()) if out.is_dir() else 0
+            if timed.returncode not in expected or "Traceback" in timed.stderr:
+                print(f"  ! {mode} jobs={jobs} {kind}: failed run, not counted", file=sys.stderr)
+            elif mode == "output-dir" and written < len(corpus.files):
+                print(
+                    f"  ! {mode} jobs={jobs} {kind}: wrote {written} of {len(corpus.files)} "
+                    "files, not counted",
+                    file=sys.stderr,
+                )
+            else:
+                timings[config].append(timed)
             shutil.rmtree(out, ignore_errors=True)
             if kind == "first":
                 shutil.rmtree(cache, ignore_errors=True)
@@ -783,6 +794,9 @@ def bench_end_to_end(
     for config in configs:
         mode, jobs, kind = config
         runs = timings[config]
+        if not runs:
+            print(f"  ! {mode} jobs={jobs} {kind}: no valid run", file=sys.stderr)
+            continue
         times = [t.seconds for t in runs]
         best_run = min(runs, key=lambda t: t.seconds)
         best, median = best_run.seconds, statistics.median(times)

@@ -48,6 +48,9 @@ class Context:
     # that must precede it, helpers that need it)
     before_runtime: list[str] = field(default_factory=list)
     after_runtime: list[str] = field(default_factory=list)
+    # HIP headers translated names need beyond what the mapped includes bring
+    needed_headers: set[str] = field(default_factory=set)
+    cautioned: set[str] = field(default_factory=set)  # names HPY109 was reported for
 
     @property
     def root(self) -> tree_sitter.Node:

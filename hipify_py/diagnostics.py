@@ -171,6 +171,18 @@ ROC_FALLBACK = _code(
     fix="Nothing to do: the HIP library works on AMD GPUs.  To use the ROC library, port the "
     "calls it lacks by hand.",
 )
+SIGNATURE_CAUTION = _code(
+    "HPY109",
+    "hip-signature-differs",
+    W,
+    "translated, but the HIP function's signature differs from CUDA's in a way a rename cannot "
+    "fix (the hint says how)",
+    why="The call compiles against CUDA's declaration and not against HIP's, or compiles and "
+    "means something else: an argument's type or size differs (size_t* where CUDA takes int*), "
+    "or the HIP handle type is a void* where CUDA's is an integer.",
+    example="cusparseScsr2gebsr_bufferSize(h, ..., &size)  // int in CUDA, size_t in hipSPARSE",
+    fix="Change the argument as the hint says; the rest of the call is translated.",
+)
 UNSUPPORTED_HEADER = _code(
     "HPY201",
     "unsupported-header",

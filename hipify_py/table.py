@@ -49,7 +49,7 @@ VERSION_FIELDS = (
     "roc_removed",
     "roc_experimental",
 )
-TEXT_FIELDS = ("hip", "roc", "kind", "status", "note", "hint", "header")
+TEXT_FIELDS = ("hip", "roc", "kind", "status", "note", "hint", "header", "hip_header", "caution")
 ROW_FIELDS = frozenset(
     (
         *TEXT_FIELDS,
@@ -89,6 +89,11 @@ class Row(NamedTuple):
     note: str = ""
     hint: str = ""
     header: str = ""
+    # the HIP header that declares ``hip`` when the HIP counterpart of the CUDA
+    # header does not (CUlinkState -> hiprtcLinkState needs <hip/hiprtc.h>)
+    hip_header: str = ""
+    # translated, but the HIP signature differs in a way the hint explains (HPY109)
+    caution: str = ""
     cuda_added: str = ""
     cuda_deprecated: str = ""
     cuda_changed: str = ""
@@ -351,6 +356,8 @@ def _parse_row(
         note=values["note"],
         hint=values["hint"],
         header=values["header"],
+        hip_header=values["hip_header"],
+        caution=values["caution"],
         in_call=_in_call(data.get("in_call"), where, name),
         arg_casts=_int_keyed(data.get("arg_casts"), where, name, "arg_casts"),
         arg_wraps=_int_keyed(data.get("arg_wraps"), where, name, "arg_wraps"),

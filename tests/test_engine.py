@@ -268,7 +268,8 @@ def test_roc_option_uses_roc_names() -> None:
 
 
 def test_cublas_enum_in_cusolver_call_uses_hipsolver_name() -> None:
-    src = "void f(cusolverDnHandle_t h) { cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, w, l, i); g(CUBLAS_OP_N); }\n"
+    # a file using cuBLAS too: only the cuSOLVER call's arguments change
+    src = "void f(cusolverDnHandle_t h, cublasHandle_t b) { cublasCreate(&b); cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, w, l, i); g(CUBLAS_OP_N); }\n"
     text = out(src, insert_runtime_include=False)
     assert "hipsolverDnSpotrf(h, HIPSOLVER_FILL_MODE_LOWER" in text
     assert "g(HIPBLAS_OP_N)" in text
@@ -346,3 +347,28 @@ def test_scoped_rows_rename_only_under_their_scope() -> None:
     assert "thrust::system::hip::par; thrust :: hip_rocprim::tag t;" in text
     assert "thrust::system::hip_category();" in text
     assert "cuda::std::atomic<int> a; mine::cuda::x y; int cuda = 0;" in text
+
+
+def test_cublas_types_in_a_cusolver_only_file_become_hipsolver_types() -> None:
+    src = (
+        "#include <cusolverDn.h>\n"
+        "void f(cusolverDnHandle_t h, int n, float* a, int* w) {\n"
+        "  cublasFillMode_t uplo = CUBLAS_FILL_MODE_LOWER;\n"
+        "  cusolverDnSpotrf(h, uplo, n, a, n, a, n, w);\n}\n"
+    )
+    text = str(translate(src).text)
+    assert "hipsolverFillMode_t uplo = HIPSOLVER_FILL_MODE_LOWER;" in text
+    with_blas = "#include <cublas_v2.h>\n" + src
+    assert "hipblasFillMode_t uplo = HIPBLAS_FILL_MODE_LOWER;" in str(translate(with_blas).text)
+
+
+def test_struct_keyword_is_dropped_where_hip_has_only_a_typedef() -> None:
+    src = (
+        "#include <cuda_runtime.h>\nstruct CUstream_st;\ntypedef struct CUstream_st* cudaStream_t;\n"
+        "void f(struct cudaLaunchParams* p) { size_t s = sizeof(struct cudaLaunchParams); "
+        "struct cudaDeviceProp prop; struct mine m; }\n"
+    )
+    text = str(translate(src).text)
+    assert "struct ihipStream_t;\ntypedef struct ihipStream_t* hipStream_t;" in text
+    assert "void f(hipLaunchParams* p) { size_t s = sizeof(hipLaunchParams); hipDeviceProp_t prop; struct mine m; }" in text
+    assert translate(text).text == text

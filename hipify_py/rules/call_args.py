@@ -188,8 +188,20 @@ def _declared_as(ctx: Context, name: str, cast: str, scope: tuple[int, int] | No
     call is in (its parameters and body), or anywhere at file scope?"""
     parts = [re.escape(p) for p in re.findall(r"\w+|\*", cast)]
     pattern = r"\s*".join(parts) + r"\s*" + re.escape(name) + r"\b"
+    if parts[-1] == r"\*":  # `const char* opts[]` is a `const char**` as an argument
+        array = r"\s*".join(parts[:-1]) + r"\s*" + re.escape(name) + r"\s*\["
+        pattern = f"(?:{pattern}|{array})"
     start, end = scope if scope is not None else (0, len(ctx.text))
-    return re.compile(r"(?<![\w*])" + pattern).search(ctx.text, start, end) is not None
+    for found in re.compile(r"(?<![\w*])" + pattern).finditer(ctx.text, start, end):
+        before = ctx.text[max(start, found.start() - 24) : found.start()].split()
+        word = re.search(r"\w+\Z", before[-1]) if before else None
+        if word is None or word.group(0) in _STORAGE:
+            return True  # `const float* a`, `unsigned int* a` are other types
+    return False
+
+
+_NULL_POINTERS = frozenset({"nullptr", "NULL", "0"})
+_STORAGE = frozenset({"static", "extern", "register", "thread_local", "inline", "__shared__"})
 
 
 def fix_arguments(ctx: Context, row: Row, call: Call) -> None:
@@ -212,6 +224,8 @@ def fix_arguments(ctx: Context, row: Row, call: Call) -> None:
             f"reinterpret_cast<{cast.replace(' ', '')}>"
         ):
             continue  # already cast
+        if text in _NULL_POINTERS and "*" in cast:
+            continue  # a null pointer constant converts to any pointer type
         if (
             arg.kind == "identifier"
             and not call.in_macro

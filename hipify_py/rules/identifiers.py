@@ -448,6 +448,8 @@ def run(ctx: Context) -> None:
         else:
             continue
         _rename(ctx, row, start, end, node=node if where == "code" else None)
+        if row.kind == "type" and where == "code" and node is not None:
+            _drop_elaborated_keyword(ctx, row, node)
     unknown_names = sorted(n for n in present if n not in names and CUDA_LIKE.match(n))
     if unknown_names:
         unknown = sorted(
@@ -469,8 +471,12 @@ def _rename(
     name = row.cuda
     target = ctx.hip_name_for(row)
     using_roc = target is not None and target != row.hip
-    if row.in_call and node is not None and not using_roc:
-        target = _in_call_name(row, node, ctx) or target
+    if row.in_call and not using_roc:
+        target = (
+            (_in_call_name(row, node, ctx) if node is not None else None)
+            or _in_file_name(row, ctx)
+            or target
+        )
     call = _call(ctx, row, start, end, node, in_string)
     form = ""
     if call is not None and row.by_arity and not using_roc:
@@ -524,6 +530,25 @@ def _rename(
         return
     ctx.stats.converted[(row.library, row.kind)] += 1
     ctx.references.append((start, name, target, row.library))
+    if row.hip_header and target == row.hip and not in_string:
+        ctx.needed_headers.add(row.hip_header)
+    caution = row.caution
+    if not caution and row.hip_changed and cached_version(row.hip_changed) > ctx.target_hip:
+        caution = (
+            f"HIP changed this function's signature in "
+            f"{format_version(cached_version(row.hip_changed))} to match CUDA's; with HIP "
+            f"{format_version(ctx.target_hip)} check the arguments against its declaration"
+        )
+    if caution and not using_roc and name not in ctx.cautioned:
+        ctx.cautioned.add(name)
+        ctx.report(
+            D.SIGNATURE_CAUTION,
+            start,
+            f"{name} -> {target}: the HIP signature differs; {caution}",
+            hint=row.hint,
+            name=name,
+            end=end,
+        )
     if call is not None and row.fixes_arguments and not using_roc:
         fix_arguments(ctx, row, call)
     if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
@@ -571,6 +596,29 @@ _STOP_AT = frozenset(
 )
 
 
+def _in_file_name(row: Row, ctx: Context) -> str | None:
+    """The row's cuSOLVER name in a file that uses cuSOLVER and not cuBLAS:
+    there cuBLAS's types and constants are cuSOLVER's arguments, and only the
+    hipSOLVER header is included."""
+    solver_only = ctx.cache.get("solver_only")
+    if not isinstance(solver_only, bool):
+        names = ctx.table.names
+        present = ctx.present
+        solver = any(w.startswith("cusolver") and w in names for w in present)
+        blas = solver and (
+            any(
+                w.startswith("cublas") and names[w].kind == "function"
+                for w in present
+                if w in names
+            )
+            or re.search(r"#\s*include\s*[<\"](?:cublas|cublasLt)\w*\.h", ctx.text) is not None
+        )
+        solver_only = ctx.cache["solver_only"] = solver and not blas
+    if solver_only:
+        return dict(row.in_call).get("cusolver")
+    return None
+
+
 def _in_call_name(row: Row, node: tree_sitter.Node, ctx: Context) -> str | None:
     """The row's name for the call whose arguments ``node`` is directly in."""
     current = node.parent
@@ -607,6 +655,40 @@ def _call(
 def _token_of(name: str) -> str:
     """The token a row's key stands for in code (``thrust::cuda`` -> ``cuda``)."""
     return name.rsplit("::", 1)[-1]
+
+
+_ELABORATED = frozenset({"struct_specifier", "union_specifier", "enum_specifier"})
+_USES = frozenset(
+    {
+        "declaration",
+        "parameter_declaration",
+        "optional_parameter_declaration",
+        "field_declaration",
+        "type_descriptor",
+    }
+)
+
+
+def _drop_elaborated_keyword(ctx: Context, row: Row, node: tree_sitter.Node) -> None:
+    """``struct cudaLaunchParams* p`` -> ``hipLaunchParams* p``: many HIP types
+    are typedefs of unnamed structs, which ``struct`` cannot name.  A type name
+    alone is valid C++ either way; forward declarations, definitions and
+    typedefs keep the keyword (HIP's internal ihip* tags too)."""
+    spec = node.parent
+    target = ctx.hip_name_for(row)
+    if (
+        spec is None
+        or spec.type not in _ELABORATED
+        or spec.child_by_field_name("body") is not None
+        or spec.parent is None
+        or spec.parent.type not in _USES
+        or not target
+        or target == row.cuda
+        or target.startswith("ihip")
+        or not any(e.start == node.start_byte and e.rule == "rename" for e in ctx.edits[-3:])
+    ):  # (the last check: the rename itself was made, not gated or reported)
+        return
+    ctx.edit(spec.start_byte, node.start_byte, "", "rename")
 
 
 def _qualified_hits(ctx: Context) -> list[tuple[int, Row]]:

@@ -172,6 +172,9 @@ def run(ctx: Context) -> None:
             ctx.edit(
                 path.start_byte + 1, path.end_byte - 1, RUNTIME_HEADER, "include", structural=False
             )
+    newline = ctx.info.newline.decode("latin-1")
+    for header in sorted(ctx.needed_headers - resulting):
+        ctx.after_runtime.append(f"#include <{header}>{newline}")
     if ctx.before_runtime or ctx.after_runtime:
         _place_around_runtime(ctx, None if inserted else first_provider)
 

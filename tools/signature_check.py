@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Call every CUDA function the tables translate with CUDA's own argument
+types, translate the calls, and compile them with a real hipcc.
+
+Prints each call that does not compile, and whether hipify-py reported it.
+A call that fails without a report is a silent miss: the row needs a fix
+(a cast HIP's signature needs, a default HIP lacks, another name, or the
+"unsupported" status); the compiler's notes are turned into suggested
+``arg_casts`` where they say which argument and type.
+
+    python tools/signature_check.py --cuda-root ROOT --library runtime,driver
+    python tools/signature_check.py ... --json report.json
+
+CUDA signatures come from the CUDA headers through libclang (the `libclang`
+wheel, with the resource headers of a clang found under the AMD root); hipcc
+is found as hip_smoke finds it.  Exit code: 0 when no call fails silently,
+1 otherwise, 2 when a tool is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+# the CUDA headers that declare each library's functions
+HEADERS = {
+    "runtime": ["cuda_runtime.h"],
+    "driver": ["cuda.h"],
+    "blas": ["cuda_fp16.h", "cublas_v2.h"],
+    "fft": ["cufft.h"],
+    "rand": ["curand.h"],
+    "sparse": ["cusparse.h"],
+    "solver": ["cusolverDn.h"],
+    "rtc": ["nvrtc.h"],
+}
+_ERROR = re.compile(r"^calls\.hip:(\d+):\d+: error: (.*)$")
+_NOTE_CONST = re.compile(r"(\d+)(?:st|nd|rd|th) argument \('(.+)'\) would lose const qualifier")
+_NOTE_CONVERT = re.compile(
+    r"no known conversion from '(.+?)' to '(.+?)' for (\d+)(?:st|nd|rd|th) argument"
+)
+_MARK = re.compile(r"// call:(\w+)")
+
+
+@dataclass
+class Failure:
+    function: str
+    error: str
+    reported: list[str]  # the hipify-py codes on the line
+    notes: list[str] = field(default_factory=list)
+    suggested_casts: dict[int, str] = field(default_factory=dict)
+
+
+def cuda_signatures(
+    headers: list[str], include: list[Path], resource: Path | None
+) -> dict[str, list[str]]:
+    """Function name -> parameter types, as CUDA's headers declare them."""
+    import clang.cindex as cindex
+
+    source = "".join(f"#include <{h}>\n" for h in headers)
+    args = ["-x", "c++", "-std=c++17", "-nostdinc"]
+    if resource is not None:
+        args += ["-isystem", str(resource)]
+    for folder in include:
+        args += ["-isystem", str(folder)]
+    unit = cindex.Index.create().parse(
+        "calls.cpp", args=args, unsaved_files=[("calls.cpp", source)]
+    )
+    found: dict[str, list[str]] = {}
+    for cursor in unit.cursor.walk_preorder():
+        if cursor.kind == cindex.CursorKind.FUNCTION_DECL and cursor.location.file:
+            params = [_declarable(p.type.spelling) for p in cursor.get_arguments()]
+            if len(params) >= len(found.get(cursor.spelling, [])):
+                found[cursor.spelling] = params
+    return found
+
+
+def _declarable(spelled: str) -> str:
+    """A parameter's type without its top-level const (``const T``, ``T *const``),
+    so a variable of it can be declared without an initialiser."""
+    if spelled.endswith("const") and spelled[:-5].rstrip().endswith(("*", "&")):
+        return spelled[:-5].rstrip()
+    if spelled.startswith("const ") and "*" not in spelled and "&" not in spelled:
+        return spelled[6:]
+    return spelled
+
+
+def calls_source(headers: list[str], signatures: dict[str, list[str]], names: list[str]) -> str:
+    """One function per call, each on its own line and marked with its name."""
+    lines = [f"#include <{h}>" for h in headers]
+    for index, name in enumerate(names):
+        params = [t.replace("[]", "*") for t in signatures[name]]
+        decls = " ".join(f"{t} a{i};" for i, t in enumerate(params))
+        args = ", ".join(f"a{i}" for i in range(len(params)))
+        lines.append(f"void call{index}() {{ {decls} (void){name}({args}); }} // call:{name}")
+    return "\n".join(lines) + "\n"
+
+
+def callable_names(signatures: dict[str, list[str]], libraries: set[str]) -> list[str]:
+    from hipify_py.table_cache import load_table
+
+    table = load_table()
+    names = []
+    for name, params in sorted(signatures.items()):
+        row = table.names.get(name)
+        if row is None or row.library not in libraries or not row.hip:
+            continue
+        if any("(*)" in t or t.endswith("&") or re.search(r"\[\d+\]", t) for t in params):
+            continue  # function pointers, references, sized arrays: no plain declaration
+        names.append(name)
+    return names
+
+
+def failures(output: str, compiler_output: str) -> list[Failure]:
+    lines = output.splitlines()
+    found: dict[int, Failure] = {}
+    current: Failure | None = None
+    for text in compiler_output.splitlines():
+        error = _ERROR.match(text)
+        if error is not None:
+            number = int(error.group(1))
+            if number in found:
+                current = None
+                continue
+            source = lines[number - 1] if 0 < number <= len(lines) else ""
+            mark = _MARK.search(source)
+            current = found[number] = Failure(
+                mark.group(1) if mark else "?",
+                error.group(2),
+                re.findall(r"hipify-py: (HPY\d+)", source),
+            )
+            continue
+        if current is not None and "note: candidate function not viable" in text:
+            current.notes.append(text.split("note: ", 1)[1])
+            lost = _NOTE_CONST.search(text)
+            if lost is not None:
+                current.suggested_casts[int(lost.group(1)) - 1] = _unconst(lost.group(2))
+            convert = _NOTE_CONVERT.search(text)
+            if convert is not None:
+                current.suggested_casts[int(convert.group(3)) - 1] = convert.group(2)
+    return list(found.values())
+
+
+def _unconst(spelled: str) -> str:
+    """'const float *' -> 'float *'; 'const float *const *' -> 'float *const *'."""
+    return re.sub(r"^const\s+", "", spelled.strip())
+
+
+def run(libraries: list[str], cuda_include: list[Path], hip_version: str) -> dict[str, Any]:
+    from hip_smoke.toolchain import find_amd
+    from hipify_py import Options, translate_bytes
+    from hipify_py.table_cache import load_table
+
+    compiler = find_amd()
+    resource = _resource_dir(compiler.root)
+    report: dict[str, Any] = {"compiler": compiler.description, "libraries": {}}
+    for library in libraries:
+        headers = HEADERS[library]
+        signatures = cuda_signatures(headers, cuda_include, resource)
+        names = callable_names(signatures, {library})
+        source = calls_source(headers, signatures, names)
+        options = Options.from_kwargs(hip_version=hip_version, annotate=True)
+        output = translate_bytes(source.encode(), load_table(), options).data.decode()
+        with compiler.workspace() as folder:
+            (folder / "calls.hip").write_text(output)
+            done = compiler.run(
+                [
+                    "--offload-arch=gfx942",
+                    "-fsyntax-only",
+                    "-ferror-limit=0",
+                    "-x",
+                    "hip",
+                    "calls.hip",
+                ],
+                folder,
+            )
+        failed = failures(output, done.stderr + done.stdout)
+        if done.returncode != 0 and not failed:
+            raise RuntimeError(f"{library}: hipcc failed outside the calls:\n{done.stderr[-2000:]}")
+        report["libraries"][library] = {
+            "calls": len(names),
+            "failed": len(failed),
+            "silent": [asdict(f) for f in failed if not f.reported],
+            "reported": [asdict(f) for f in failed if f.reported],
+        }
+    return report
+
+
+def root_includes(root: Path) -> list[Path]:
+    """The system include folders of a Debian root, in the compiler's order."""
+    inc = root / "usr" / "include"
+    cxx = sorted(inc.glob("c++/*"), reverse=True)[:1]
+    import sysconfig
+
+    multiarch = sysconfig.get_config_var("MULTIARCH") or "x86_64-linux-gnu"
+    arch = [inc / multiarch] if (inc / multiarch).is_dir() else []
+    arch_cxx = [a / "c++" / c.name for a in arch for c in cxx if (a / "c++" / c.name).is_dir()]
+    return [*cxx, *arch_cxx, *arch, inc]
+
+
+def _resource_dir(root: Path | None) -> Path | None:
+    """clang's own headers (stddef.h, ...) for libclang, from the AMD root."""
+    base = (root or Path("/")) / "usr" / "lib"
+    for candidate in sorted(base.glob("llvm-*/lib/clang/*/include"), reverse=True):
+        if (candidate / "stddef.h").is_file():
+            return candidate
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cuda-include", action="append", type=Path, default=[])
+    parser.add_argument(
+        "--cuda-root", type=Path, help="a root made by hip_smoke/toolchain/provision.sh nvidia"
+    )
+    parser.add_argument("--library", default=",".join(HEADERS), help="comma-separated")
+    parser.add_argument("--hip-version", default="5.7")
+    parser.add_argument("--json", type=Path, help="write the whole report here")
+    args = parser.parse_args(argv)
+    include = args.cuda_include + (root_includes(args.cuda_root) if args.cuda_root else [])
+    if not include:
+        parser.error("give --cuda-include DIR or --cuda-root ROOT")
+    try:
+        report = run(args.library.split(","), include, args.hip_version)
+    except Exception as exc:  # no libclang, no hipcc: say so
+        print(f"signature_check: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+    silent = 0
+    for library, result in report["libraries"].items():
+        print(
+            f"{library}: {result['calls']} calls, {result['failed']} fail to compile, "
+            f"{len(result['silent'])} of them silently"
+        )
+        for failure in result["silent"]:
+            silent += 1
+            casts = failure["suggested_casts"]
+            hint = f"  suggested arg_casts: {casts}" if casts else ""
+            print(f"  {failure['function']}: {failure['error']}{hint}")
+    return 1 if silent else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -43,13 +43,25 @@ VERSION_FIELDS = (
     "hip_changed",
     "hip_removed",
     "hip_experimental",
+    "older_until",
     "roc_added",
     "roc_deprecated",
     "roc_changed",
     "roc_removed",
     "roc_experimental",
 )
-TEXT_FIELDS = ("hip", "roc", "kind", "status", "note", "hint", "header", "hip_header", "caution")
+TEXT_FIELDS = (
+    "hip",
+    "roc",
+    "kind",
+    "status",
+    "note",
+    "hint",
+    "header",
+    "hip_header",
+    "caution",
+    "older_hip",
+)
 ROW_FIELDS = frozenset(
     (
         *TEXT_FIELDS,
@@ -60,6 +72,7 @@ ROW_FIELDS = frozenset(
         "arg_wraps",
         "by_arity",
         "arg_defaults",
+        "older_in_call",
     )
 )
 HEADER_FIELDS = frozenset(
@@ -94,6 +107,11 @@ class Row(NamedTuple):
     hip_header: str = ""
     # translated, but the HIP signature differs in a way the hint explains (HPY109)
     caution: str = ""
+    # before HIP ``older_until`` the name is ``older_hip`` (hipBLAS 1.x spells
+    # cublasGemmEx hipblasGemmEx with hipblasDatatype_t, 2.0 hipblasGemmEx_v2),
+    # and inside the calls ``older_in_call`` names (call prefix, name) apply
+    older_hip: str = ""
+    older_until: str = ""
     cuda_added: str = ""
     cuda_deprecated: str = ""
     cuda_changed: str = ""
@@ -126,6 +144,7 @@ class Row(NamedTuple):
     # HIP does not, so a call that leaves it out gets it spelled out
     # (cudaStreamWaitEvent(s, e) -> hipStreamWaitEvent(s, e, 0))
     arg_defaults: tuple[tuple[int, str], ...] = ()
+    older_in_call: tuple[tuple[str, str], ...] = ()
 
     @property
     def fixes_arguments(self) -> bool:
@@ -358,11 +377,13 @@ def _parse_row(
         header=values["header"],
         hip_header=values["hip_header"],
         caution=values["caution"],
+        older_hip=values["older_hip"],
         in_call=_in_call(data.get("in_call"), where, name),
         arg_casts=_int_keyed(data.get("arg_casts"), where, name, "arg_casts"),
         arg_wraps=_int_keyed(data.get("arg_wraps"), where, name, "arg_wraps"),
         by_arity=_int_keyed(data.get("by_arity"), where, name, "by_arity"),
         arg_defaults=_int_keyed(data.get("arg_defaults"), where, name, "arg_defaults"),
+        older_in_call=_in_call(data.get("older_in_call"), where, name),
         origin=where,
         **{key: values[key] for key in VERSION_FIELDS},
     )

@@ -899,7 +899,10 @@ def verify(
         if row.hip:
             checks.append(hip_check(row, "hip", row.hip))
             # the names a row emits in some calls: by arity, inside other calls
-            for _, variant in (*row.by_arity, *row.in_call):
+            olders = ((row.older_hip,) if row.older_hip else ()) + tuple(
+                name for _, name in row.older_in_call
+            )
+            for variant in (*(v for _, v in (*row.by_arity, *row.in_call)), *olders):
                 if variant:
                     checks.append(hip_check(row, "hip", variant))
         if row.roc:

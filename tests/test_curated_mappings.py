@@ -551,3 +551,23 @@ def test_device_functions_missing_from_hipify_tables_are_known() -> None:
     assert unsupported == [
         "__cvta_generic_to_shared", "__dp4a", "__isShared", "__nanosleep", "__threadfence_cluster"
     ]
+
+
+def test_cublas_ex_api_before_hipblas_2_uses_hipblas_1_names() -> None:
+    src = (
+        "#include <cublas_v2.h>\n"
+        "void f(cublasHandle_t h, const void* a, void* c, float al) {\n"
+        "  cudaDataType_t t = CUDA_R_16F;\n"
+        "  cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, 4, 4, 4, &al, a, t, 4, a, CUDA_R_16F, 4, &al,"
+        " c, CUDA_R_32F, 4, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP);\n}\n"
+    )
+    old = str(translate(src, hip_version="5.7").text)
+    assert "hipblasDatatype_t t = HIPBLAS_R_16F;" in old
+    assert "hipblasGemmEx(h, HIPBLAS_OP_T" in old
+    assert "a, HIPBLAS_R_16F, 4, &al, c, HIPBLAS_R_32F, 4, HIPBLAS_R_32F, HIPBLAS_GEMM_DEFAULT);" in old
+    new = str(translate(src, hip_version="6.2").text)
+    assert "hipDataType t = HIP_R_16F;" in new and "hipblasGemmEx_v2(" in new
+    assert "HIP_R_32F, 4, HIPBLAS_COMPUTE_32F, HIPBLAS_GEMM_DEFAULT);" in new
+    # a file where cuSPARSE takes cudaDataType too keeps hipDataType outside cuBLAS calls
+    mixed = src.replace("void f(", "void g(cusparseHandle_t s) { cusparseCreate(&s); }\nvoid f(")
+    assert "hipDataType t = HIP_R_16F;" in str(translate(mixed, hip_version="5.7").text)

@@ -471,10 +471,15 @@ def _rename(
     name = row.cuda
     target = ctx.hip_name_for(row)
     using_roc = target is not None and target != row.hip
-    if row.in_call and not using_roc:
+    older = (
+        not using_roc and bool(row.older_until) and cached_version(row.older_until) > ctx.target_hip
+    )
+    if older and row.older_hip:
+        target = row.older_hip
+    if (row.in_call or (older and row.older_in_call)) and not using_roc:
         target = (
-            (_in_call_name(row, node, ctx) if node is not None else None)
-            or _in_file_name(row, ctx)
+            (_in_call_name(row, node, ctx, older) if node is not None else None)
+            or _in_file_name(row, ctx, older)
             or target
         )
     call = _call(ctx, row, start, end, node, in_string)
@@ -501,7 +506,8 @@ def _rename(
         # `sqrt`, `max`, `sync`: the same word in HIP as in CUDA and in plain
         # C++, so there is nothing to migrate, count or gate by version
         return
-    if not using_roc and row.hip_added and cached_version(row.hip_added) > ctx.target_hip:
+    gated = not (older and (row.older_hip or target != row.hip))
+    if gated and not using_roc and row.hip_added and cached_version(row.hip_added) > ctx.target_hip:
         ctx.stats.unconverted[name] += 1
         ctx.stats.unconverted_library[row.library] += 1
         ctx.report(
@@ -596,10 +602,15 @@ _STOP_AT = frozenset(
 )
 
 
-def _in_file_name(row: Row, ctx: Context) -> str | None:
+def _in_file_name(row: Row, ctx: Context, older: bool) -> str | None:
     """The row's cuSOLVER name in a file that uses cuSOLVER and not cuBLAS:
     there cuBLAS's types and constants are cuSOLVER's arguments, and only the
-    hipSOLVER header is included."""
+    hipSOLVER header is included.  Before hipBLAS 2.0 (HIP 6.0), CUDA's data
+    types in a file where only cuBLAS takes them are hipBLAS's own."""
+    if older and row.older_in_call and _blas_only_datatypes(ctx):
+        found = dict(row.older_in_call).get("cublas")
+        if found:
+            return found
     solver_only = ctx.cache.get("solver_only")
     if not isinstance(solver_only, bool):
         names = ctx.table.names
@@ -619,7 +630,22 @@ def _in_file_name(row: Row, ctx: Context) -> str | None:
     return None
 
 
-def _in_call_name(row: Row, node: tree_sitter.Node, ctx: Context) -> str | None:
+_DATATYPE_USERS = ("cusparse", "cusolver", "cufft", "cutensor", "nccl", "curand", "cudnn")
+
+
+def _blas_only_datatypes(ctx: Context) -> bool:
+    """Does cuBLAS take the file's cudaDataType values, and no other library?"""
+    found = ctx.cache.get("blas_only_datatypes")
+    if not isinstance(found, bool):
+        words = [w for w in ctx.present if w in ctx.table.names]
+        found = any(w.startswith("cublas") for w in words) and not any(
+            w.startswith(_DATATYPE_USERS) for w in words
+        )
+        ctx.cache["blas_only_datatypes"] = found
+    return found
+
+
+def _in_call_name(row: Row, node: tree_sitter.Node, ctx: Context, older: bool) -> str | None:
     """The row's name for the call whose arguments ``node`` is directly in."""
     current = node.parent
     while current is not None and current.type not in _STOP_AT:
@@ -629,7 +655,8 @@ def _in_call_name(row: Row, node: tree_sitter.Node, ctx: Context) -> str | None:
             if function is None:
                 return None
             callee = ctx.node_text(function).split("::")[-1].strip()
-            for prefix, alternative in row.in_call:
+            alternatives = (*row.older_in_call, *row.in_call) if older else row.in_call
+            for prefix, alternative in alternatives:
                 if callee.startswith(prefix):
                     return alternative
             return None

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Edit:
+class Edit(NamedTuple):
+    """One replacement.  A NamedTuple: a file can have tens of thousands."""
+
     start: int
     end: int
     text: bytes

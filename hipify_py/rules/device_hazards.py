@@ -201,6 +201,8 @@ def _textures(ctx: Context) -> None:
 
 _PROP_CALL = re.compile(r"(?<![\w])(\w*(?:DeviceProp|DeviceProperties)\w*)\s*\([^()]*\)")
 _INDEX = r"(?:\s*\[[^\[\];]*\])*"
+_PROP_ACCESS = re.compile(rf"(?:\.|->)\s*({'|'.join(_PROP_FIELDS)})(?![\w])")
+_SOURCE_WINDOW = 400  # how far left of `.field` its variable or call may start
 _ATTRIBUTES = {
     "cudaDevAttrWarpSize": "warpSize",
     "cudaDevAttrMaxSharedMemoryPerBlock": "sharedMemPerBlock",
@@ -229,15 +231,21 @@ def _device_prop(ctx: Context) -> None:
     if variables:
         names = "|".join(map(re.escape, sorted(variables)))
         sources.append(rf"(?<![\w])(?:{names})(?:\s*\([^()]*\))?{_INDEX}")
-    pattern = re.compile(
-        rf"({'|'.join(sources)})\s*(?:\.|->)\s*({'|'.join(_PROP_FIELDS)})(?![\w])"
-    )
-    for match in pattern.finditer(ctx.text):
-        word = re.match(r"\w+", ctx.text[match.start(1) : match.end(1)])
-        end = match.start(1) + (word.end() if word is not None else 1)
-        if scanner.classify(match.start(1), end)[0] != "code":
+    # find the few field accesses first, then look left of each for a source:
+    # one regex over the whole file with the sources in front backtracks at
+    # every position and was most of this rule's time
+    source = re.compile(rf"(?:{'|'.join(sources)})\s*\Z")
+    text = ctx.text
+    for access in _PROP_ACCESS.finditer(text):
+        found = source.search(text, max(0, access.start() - _SOURCE_WINDOW), access.start())
+        if found is None:
             continue
-        _report_prop(ctx, match.start(), " ".join(match.group(0).split()), match.groups()[-1])
+        word = re.match(r"\w+", text[found.start() : found.end()])
+        end = found.start() + (word.end() if word is not None else 1)
+        if scanner.classify(found.start(), end)[0] != "code":
+            continue
+        what = " ".join(text[found.start() : access.end()].split())
+        _report_prop(ctx, found.start(), what, access.group(1))
 
 
 def _report_prop(ctx: Context, start: int, what: str, field: str) -> None:

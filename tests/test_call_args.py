@@ -140,3 +140,27 @@ def test_declared_type_counts_only_in_the_calling_function() -> None:
     lines = out(src).splitlines()[1:]  # after the inserted runtime include
     assert "hipFuncSetAttribute(kernel, " in lines[0]
     assert "hipFuncSetAttribute((const void*)(kernel), " in lines[2]
+
+
+def test_hip_header_of_a_name_is_included_once() -> None:
+    src = (
+        "#include <cuda.h>\n"
+        "void f(CUlinkState* s) { cuLinkCreate(0, nullptr, nullptr, s); cuLinkDestroy(*s); }\n"
+    )
+    text = out(src, hip_version="5.7")
+    assert text.startswith("#include <hip/hip_runtime.h>\n#include <hip/hiprtc.h>\n")
+    assert text.count("hip/hiprtc.h") == 1
+    assert out(text, hip_version="5.7") == text  # translating twice changes nothing
+
+
+def test_signature_caution_is_reported_once_per_name() -> None:
+    src = (
+        "void f(cusparseHandle_t h) { int n;\n"
+        "  cusparseScsr2gebsr_bufferSize(h, d, t, m, n, a, v, r, c, 2, 2, &n);\n"
+        "  cusparseScsr2gebsr_bufferSize(h, d, t, m, n, a, v, r, c, 2, 2, &n); }\n"
+    )
+    result = translate(src)
+    cautions = [d for d in result.diagnostics if d.code == "HPY109"]
+    assert len(cautions) == 1 and "size_t" in cautions[0].message
+    assert cautions[0].severity.value == "warning"
+    assert str(result.text).count("hipsparseScsr2gebsr_bufferSize(") == 2

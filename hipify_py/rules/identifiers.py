@@ -308,6 +308,10 @@ def _used_as(row: Row, node: tree_sitter.Node, ctx: Context) -> bool:
     only where it is called (a function) or names a type, and the file does
     not declare it itself.
     """
+    if row.kind == "namespace":
+        # `cuda::` is the namespace even in a file with a variable `cuda`;
+        # only the project's own `namespace cuda {` makes it the project's
+        return re.search(rf"\bnamespace\s+{re.escape(row.cuda)}\s*\{{", ctx.text) is None
     if ctx.is_local(row.cuda):
         return False
     parent = node.parent
@@ -324,6 +328,14 @@ def _used_as(row: Row, node: tree_sitter.Node, ctx: Context) -> bool:
     if row.kind == "type":
         return node.type == "type_identifier"
     return True
+
+
+_NESTED = re.compile(r"[\w>]\s*::\s*\Z")
+
+
+def _nested(text: str, start: int) -> bool:
+    """Is the name at ``start`` qualified by an outer scope (``thrust::cuda``)?"""
+    return _NESTED.search(text, max(0, start - 64), start) is not None
 
 
 def _foreign_scope(ctx: Context, node: tree_sitter.Node) -> bool:
@@ -424,14 +436,21 @@ def run(ctx: Context) -> None:
         end = start + len(_token_of(name))
         where, node = scanner.classify(start, end)
         if where == "code" and node is not None and node.type in _CODE_NODES:
-            if row.kind == "namespace" and not _namespace_context(node):
-                continue  # a variable that happens to be called like a namespace
+            if row.kind == "namespace" and (
+                not _namespace_context(node) or ("::" not in name and _nested(ctx.text, start))
+            ):
+                continue  # a variable called like a namespace, or mylib::cuda::
             if _foreign_scope(ctx, node) and "::" not in name:  # scoped rows checked theirs
                 continue
             if row.hip is None and _generic(name) and not _used_as(row, node, ctx):
                 continue  # `saturate`, `umax`: the project's own variable or function
         elif where == "macro":
             pass
+        elif where == "keyword" and row.hip is None:
+            # the grammar knows some CUDA-only attributes as keywords
+            # (__grid_constant__): HIP does not, so they are reported
+            _rename(ctx, row, start, end)
+            continue
         elif where == "string":
             if ctx.options.rewrite_strings:
                 _rename(ctx, row, start, end, in_string=True)

@@ -372,3 +372,16 @@ def test_struct_keyword_is_dropped_where_hip_has_only_a_typedef() -> None:
     assert "struct ihipStream_t;\ntypedef struct ihipStream_t* hipStream_t;" in text
     assert "void f(hipLaunchParams* p) { size_t s = sizeof(hipLaunchParams); hipDeviceProp_t prop; struct mine m; }" in text
     assert translate(text).text == text
+
+
+def test_cuda_only_namespaces_and_attributes_are_reported_where_used() -> None:
+    src = (
+        "struct P { int a; };\n"
+        "__global__ void k(const __grid_constant__ P p, int cuda) {\n"
+        "  nvcuda::wmma::fill_fragment(f, 0.0f); ::cuda::std::atomic<int> x; mylib::cuda::y z;\n"
+        "  thrust::cuda::par; if (cuda) {}\n}\n"
+    )
+    result = translate(src)
+    reported = sorted(d.name for d in result.diagnostics if d.code == "HPY101")
+    assert reported == ["__grid_constant__", "cuda", "nvcuda"]
+    assert "thrust::hip::par" in str(result.text)

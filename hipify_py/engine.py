@@ -14,6 +14,7 @@ from .options import Options
 from .parse import error_count, parse
 from .rules import all_rules, arch, identifiers, includes
 from .rules.identifiers import IDENTIFIER
+from .semantic_facts import FACTS_KEY, SemanticFacts, apply_facts
 from .source import LineIndex, SourceInfo, inspect
 from .stats import Stats
 from .table import MappingTable
@@ -153,7 +154,14 @@ def _parse_bytes(data: bytes, info: SourceInfo) -> bytes:
     return b"   " + data[3:] if info.bom else data
 
 
-def translate_bytes(data: bytes, table: MappingTable, options: Options | None = None) -> FileResult:
+def translate_bytes(
+    data: bytes,
+    table: MappingTable,
+    options: Options | None = None,
+    facts: SemanticFacts | None = None,
+) -> FileResult:
+    """``facts``: what the clang engine (hipify_py.semantic) learned about this
+    file; the rules consult them where text alone is ambiguous."""
     options = options or Options()
     info = inspect(data)
     result = FileResult(data=data, original=data)
@@ -170,7 +178,7 @@ def translate_bytes(data: bytes, table: MappingTable, options: Options | None = 
         )
         return result
     try:
-        return _translate(data, info, table, options, result)
+        return _translate(data, info, table, options, result, facts)
     except RecursionError:
         return _failed(result, "input nests too deeply for the translator")
     except Exception as exc:  # the library never raises on bad source
@@ -193,7 +201,12 @@ def _failed(result: FileResult, why: str) -> FileResult:
 
 
 def _translate(
-    data: bytes, info: SourceInfo, table: MappingTable, options: Options, result: FileResult
+    data: bytes,
+    info: SourceInfo,
+    table: MappingTable,
+    options: Options,
+    result: FileResult,
+    facts: SemanticFacts | None = None,
 ) -> FileResult:
     text = data.decode("latin-1")
     present = set(IDENTIFIER.findall(text))
@@ -203,6 +216,7 @@ def _translate(
         and "<<<" not in text
         and not includes.may_apply(text, table.headers)
         and present.isdisjoint(("asm", "__asm__", "__asm"))  # PTX in a macro-only header
+        and not (facts is not None and (facts.notes or facts.edits))
     ):
         return result  # nothing CUDA here: skip parsing altogether
     parse_input = _parse_bytes(data, info)
@@ -220,8 +234,12 @@ def _translate(
         target_hip=options.hip_version or table.newest_hip_version(),
     )
     result.errors_before = error_count(tree)
+    if facts is not None:
+        ctx.cache[FACTS_KEY] = facts
     for rule in all_rules():
         rule(ctx)
+    if facts is not None:
+        apply_facts(ctx, facts)
     ctx.diagnostics = _unsuppressed(ctx)
     if options.annotate:
         _annotate(ctx)

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import tree_sitter
 
 from ..context import Context
+from ..semantic_facts import facts_in
 from ..table import Row
 
 
@@ -210,9 +211,18 @@ def fix_arguments(ctx: Context, row: Row, call: Call) -> None:
     trailing arguments CUDA defaults and HIP does not."""
     group = ctx.new_group()
     args = call.args
+    # the clang engine's answers, where it saw the call (else the text decides)
+    facts = facts_in(ctx.cache)
     for index, macro in row.arg_wraps:
-        if index < len(args) and args[index].kind in _SYMBOL_ARGS:
-            arg = args[index]
+        if index >= len(args):
+            continue
+        arg = args[index]
+        wrap = arg.kind in _SYMBOL_ARGS
+        if facts is not None and arg.start in facts.plain_symbols:
+            wrap = False  # already an address (CUDA's const void* overload)
+        elif facts is not None and arg.start in facts.symbol_arguments:
+            wrap = True  # a variable CUDA's template takes by reference
+        if wrap:
             ctx.edit(arg.start, arg.start, f"{macro}(", "cast", group=group)
             ctx.edit(arg.end, arg.end, ")", "cast", group=group)
     for index, cast in row.arg_casts:
@@ -226,8 +236,11 @@ def fix_arguments(ctx: Context, row: Row, call: Call) -> None:
             continue  # already cast
         if text in _NULL_POINTERS and "*" in cast:
             continue  # a null pointer constant converts to any pointer type
+        if facts is not None and arg.start in facts.typed_arguments:
+            continue  # its type already converts to HIP's parameter type
         if (
-            arg.kind == "identifier"
+            not (facts is not None and arg.start in facts.cast_arguments)
+            and arg.kind == "identifier"
             and not call.in_macro
             and _declared_as(ctx, text, cast, call.scope)
         ):

@@ -21,6 +21,7 @@ import tree_sitter
 from .. import diagnostics as D
 from ..context import Context, cached_version
 from ..lexer import SpanIndex, opaque_spans, span_kind
+from ..semantic_facts import facts_in
 from ..table import Row
 from ..versions import format_version
 from .call_args import Call, call_in_text, call_of_node, fix_arguments
@@ -431,7 +432,11 @@ def run(ctx: Context) -> None:
                 ctx.uses_kernel_syntax = True
                 break
     strings_seen: set[str] = set()
+    facts = facts_in(ctx.cache)
+    keep = facts.keep if facts is not None else frozenset()  # the clang engine's user names
     for start, row in hits:
+        if start in keep:
+            continue
         name = row.cuda
         end = start + len(_token_of(name))
         where, node = scanner.classify(start, end)

@@ -202,6 +202,33 @@ def macro_at(ctx: Context, offset: int) -> tree_sitter.Node | None:
     return node
 
 
+def macro_definitions(ctx: Context) -> list[tree_sitter.Node]:
+    """Every ``#define`` of the file (preproc_def and preproc_function_def nodes,
+    wherever they sit), in file order.  Found from the word ``define``: the
+    directive token of each holds it, and a query over the whole tree costs
+    a walk of every node."""
+    cached = ctx.cache.get("macro_definitions")
+    if isinstance(cached, list):
+        return cached
+    found: list[tree_sitter.Node] = []
+    text = ctx.text
+    root = ctx.root
+    pos = text.find("define")
+    while pos != -1:
+        token = root.descendant_for_byte_range(pos, pos + 6)
+        macro = token.parent if token is not None else None
+        if (
+            token is not None
+            and macro is not None
+            and macro.type in ("preproc_def", "preproc_function_def")
+            and macro.start_byte == token.start_byte  # the directive, not a name
+        ):
+            found.append(macro)
+        pos = text.find("define", pos + 6)
+    ctx.cache["macro_definitions"] = found
+    return found
+
+
 def macro_parameters(ctx: Context, macro: tree_sitter.Node) -> list[str]:
     params = macro.child_by_field_name("parameters")
     if params is None:

@@ -22,13 +22,13 @@ import tree_sitter
 
 from .. import diagnostics as D
 from ..context import Context
-from ..parse import captures
 from .device_code import (
     constant_value,
     device_bodies,
     function_name,
     in_device_code,
     macro_at,
+    macro_definitions,
     visible,
 )
 from .identifiers import occurrences, scanner_of
@@ -62,6 +62,16 @@ _WARP_CONSTANT = re.compile(
 _COMPARE = re.compile(r"\bwarpSize\s*[!=]=\s*32\b|\b32\s*[!=]=\s*warpSize\b")
 _WARP_CALLS = re.compile(
     r"\b(?:__shfl\w*|__ballot\w*|__any\w*|__all\w*|__activemask|__syncwarp|tiled_partition)\s*\("
+)
+# a word every _WARP_CALLS match holds: without one no function uses warp intrinsics
+_WARP_WORDS = (
+    "__shfl",
+    "__ballot",
+    "__any",
+    "__all",
+    "__activemask",
+    "__syncwarp",
+    "tiled_partition",
 )
 _SHFL_OFFSET = re.compile(r"\b__shfl_(?:down|xor)(?:_sync)?\s*\(")
 _TILE_32 = re.compile(
@@ -610,13 +620,11 @@ def _warp_users(ctx: Context) -> set[str]:
         name = function_name(ctx, function)
         if body is not None and name:
             bodies.setdefault(name, []).append(ctx.node_text(body))
-    if "define" in ctx.text:
-        found = captures("(preproc_function_def) @m (preproc_def) @m", ctx.root)
-        for macro in found.get("m", []):
-            name_node = macro.child_by_field_name("name")
-            value = macro.child_by_field_name("value")
-            if name_node is not None and value is not None:
-                bodies.setdefault(ctx.node_text(name_node), []).append(ctx.node_text(value))
+    for macro in macro_definitions(ctx):
+        name_node = macro.child_by_field_name("name")
+        value = macro.child_by_field_name("value")
+        if name_node is not None and value is not None:
+            bodies.setdefault(ctx.node_text(name_node), []).append(ctx.node_text(value))
     users = {name for name, texts in bodies.items() if any(_WARP_CALLS.search(t) for t in texts)}
     while True:
         if not users:
@@ -633,17 +641,13 @@ def _warp_users(ctx: Context) -> set[str]:
 
 
 def _launch_block_sizes(ctx: Context) -> None:
-    if "<<<" not in ctx.text:
+    text = ctx.text
+    if "<<<" not in text:
         return
-    users = _warp_users(ctx)
-    kernels = {
-        function_name(ctx, function)
-        for _, _, function in device_bodies(ctx)
-        if function.type == "function_definition" and function_name(ctx, function) in users
-    }
-    if not kernels:
-        return
-    pos = ctx.text.find("<<<")
+    # the launches first: the warp users (a walk over every #define and device
+    # body) are needed only where a device function of this file is launched
+    launches: list[tuple[str, tree_sitter.Node]] = []
+    pos = text.find("<<<")
     while pos != -1:
         node = ctx.root.descendant_for_byte_range(pos, pos + 3)
         config = node.parent if node is not None else None
@@ -652,18 +656,34 @@ def _launch_block_sizes(ctx: Context) -> None:
             function = call.child_by_field_name("function")
             name = ctx.node_text(function).split("<")[0].split("::")[-1].strip() if function else ""
             parts = [c for c in config.children if c.is_named]
-            if name in kernels and len(parts) >= 2:
-                threads = block_threads(ctx, ctx.node_text(parts[1]), parts[1].start_byte)
-                if threads is not None and threads % 64:
-                    ctx.report(
-                        D.WARP_SIZE_BLOCK,
-                        parts[1].start_byte,
-                        f"{name} uses warp intrinsics but is launched with {threads} threads per "
-                        "block, not a multiple of 64: its last gfx942 wavefront is partly empty",
-                        hint="use a block size that is a multiple of 64 (or of warpSize)",
-                        end=parts[1].end_byte,
-                    )
-        pos = ctx.text.find("<<<", pos + 3)
+            if len(parts) >= 2:
+                launches.append((name, parts[1]))
+        pos = text.find("<<<", pos + 3)
+    if not launches:
+        return
+    device = {
+        function_name(ctx, function)
+        for _, _, function in device_bodies(ctx)
+        if function.type == "function_definition"
+    }
+    if not any(name in device for name, _ in launches) or not any(
+        word in text for word in _WARP_WORDS
+    ):
+        return
+    kernels = device & _warp_users(ctx)
+    for name, block in launches:
+        if name not in kernels:
+            continue
+        threads = block_threads(ctx, ctx.node_text(block), block.start_byte)
+        if threads is not None and threads % 64:
+            ctx.report(
+                D.WARP_SIZE_BLOCK,
+                block.start_byte,
+                f"{name} uses warp intrinsics but is launched with {threads} threads per "
+                "block, not a multiple of 64: its last gfx942 wavefront is partly empty",
+                hint="use a block size that is a multiple of 64 (or of warpSize)",
+                end=block.end_byte,
+            )
 
 
 _ARITHMETIC = re.compile(r"[\d\s+*/()\-]+")

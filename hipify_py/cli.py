@@ -222,7 +222,47 @@ def cli() -> None:
     multiple=True,
     type=click.Path(path_type=Path, file_okay=False),
     metavar="DIR",
-    help='Project mode: also look up #include "x.h" (and <x.h>) in DIR; repeatable.',
+    help='Project mode: also look up #include "x.h" (and <x.h>) in DIR; with --engine clang '
+    "also clang's -I DIR; repeatable.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["default", "clang"]),
+    default="default",
+    show_default=True,
+    help="default: tree-sitter, no headers needed.  clang: libclang with the real CUDA headers "
+    "(pip install 'hipify-py[clang]'): user names that shadow CUDA's, CUDA API from project "
+    "macros, #if branches not compiled, argument types.",
+)
+@click.option(
+    "-p",
+    "--build-path",
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="--engine clang: each file's flags from DIR/compile_commands.json (or that file).",
+)
+@click.option(
+    "-D",
+    "--define",
+    "defines",
+    multiple=True,
+    metavar="NAME[=VALUE]",
+    help="--engine clang: define a macro for the parse; repeatable.",
+)
+@click.option("--std", metavar="STD", help="--engine clang: the C++ standard (c++17, c++20, ...).")
+@click.option(
+    "--cuda-path",
+    type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
+    help="--engine clang: the CUDA headers (a CUDA install, or its include folder) "
+    "[default: found on the machine].",
+)
+@click.option(
+    "--clang-resource-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
+    help="--engine clang: clang's resource folder, with its CUDA wrapper headers "
+    "[default: found on the machine].",
 )
 @click.option(
     "--project-headers/--no-project-headers",

@@ -92,6 +92,45 @@ def build_options(flags: dict[str, Any]) -> Options | str:
     )
 
 
+_CLANG_FLAGS = {
+    "build_path": "-p/--build-path",
+    "defines": "-D/--define",
+    "std": "--std",
+    "cuda_path": "--cuda-path",
+    "clang_resource_dir": "--clang-resource-dir",
+}
+
+
+def clang_setup(flags: dict[str, Any], explicit: set[str]) -> Any:
+    """--engine clang: the resolved setup (a semantic.ClangSetup), made once
+    here and passed to every worker; None for the default engine; a string
+    says why the clang engine cannot run (a usage error)."""
+    if (flags.get("engine") or "default") != "clang":
+        given = [f for name, f in _CLANG_FLAGS.items() if name in explicit and flags.get(name)]
+        if given:
+            return f"{', '.join(given)} only apply with --engine clang"
+        return None
+    from .semantic import ClangSettings, SetupError, prepare
+    from .table_cache import cache_dir
+
+    def folder(name: str) -> Path | None:
+        value = flags.get(name)
+        return Path(value).resolve() if value else None
+
+    settings = ClangSettings(
+        build_path=folder("build_path"),
+        include_dirs=tuple(str(Path(d).resolve()) for d in flags.get("include_dir") or ()),
+        defines=tuple(flags.get("defines") or ()),
+        std=flags.get("std") or None,
+        cuda_path=folder("cuda_path"),
+        resource_dir=folder("clang_resource_dir"),
+    )
+    try:
+        return prepare(settings, cache_dir())
+    except SetupError as exc:
+        return f"--engine clang: {exc}"
+
+
 def run_translate(
     paths: list[Path], flags: dict[str, Any], explicit: set[str] | None = None
 ) -> int:
@@ -115,6 +154,9 @@ def run_translate(
     options = build_options(flags)
     if isinstance(options, str):
         return _fail(options)
+    clang = clang_setup(flags, explicit if explicit is not None else set(flags))
+    if isinstance(clang, str):
+        return _fail(clang)
     if flags["backup"] and mode is not Mode.IN_PLACE:
         return _fail("--backup only applies when translating in place")
     if flags["copy_all"] and mode is not Mode.OUTPUT_DIR:
@@ -146,6 +188,12 @@ def run_translate(
         return _fail(str(exc))
     except (TableError, OSError) as exc:
         return _fail(f"mapping tables: {exc}")
+    if clang is not None:
+        from dataclasses import replace
+
+        planned.job = replace(planned.job, clang=clang)
+        if verbosity_of(flags) > 0:
+            click.echo(f"hipify-py: note: clang engine: {clang.describe()}", err=True)
     discovery = planned.discovery
     for problem in discovery.missing:
         click.echo(f"hipify-py: error: {problem}", err=True)

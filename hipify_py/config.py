@@ -18,6 +18,10 @@ Also: rewrite-strings, fix-warp-size, offload-arch, fp8, jobs, gitignore (bool),
 include-dirs (folders where project mode looks up #include names), project-headers
 (bool: follow the local headers sources include).  ``exclude`` and
 ``include-dirs`` are relative to the configuration file's folder.
+
+The clang engine (docs/engines.md): engine ("default" or "clang"), build-path
+(compile_commands.json's folder), defines (["NAME=VALUE", ...]), std, cuda-path,
+clang-resource-dir; the folders are relative to the configuration file's folder.
 """
 
 from __future__ import annotations
@@ -55,8 +59,21 @@ _KEYS: dict[str, tuple[str, type]] = {
     "gitignore": ("gitignore", bool),
     "include-dirs": ("include_dir", list),
     "project-headers": ("project_headers", bool),
+    # the clang engine (docs/engines.md)
+    "engine": ("engine", str),
+    "build-path": ("build_path", str),
+    "defines": ("defines", list),
+    "std": ("std", str),
+    "cuda-path": ("cuda_path", str),
+    "clang-resource-dir": ("clang_resource_dir", str),
 }
-_CHOICES = {"launch-syntax": ("keep", "hip"), "fp8": ("fnuz", "ocp")}
+_CHOICES = {
+    "launch-syntax": ("keep", "hip"),
+    "fp8": ("fnuz", "ocp"),
+    "engine": ("default", "clang"),
+}
+# folders (relative to the configuration file's folder)
+_FOLDERS = frozenset({"build_path", "cuda_path", "clang_resource_dir"})
 
 
 @dataclass
@@ -144,6 +161,11 @@ def merge(flags: dict[str, Any], explicit: set[str], config: Config) -> dict[str
                 *(config.root / folder for folder in value),
                 *flags.get("include_dir", ()),
             )
+        elif name == "defines":
+            merged["defines"] = (*value, *flags.get("defines", ()))
+        elif name in _FOLDERS:
+            if name not in explicit:
+                merged[name] = config.root / value
         elif name == "gitignore":
             if "no_gitignore" not in explicit:
                 merged["no_gitignore"] = not value

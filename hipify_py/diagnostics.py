@@ -484,6 +484,83 @@ LAUNCH_NOT_REWRITTEN = _code(
     "that form.",
 )
 
+# The clang engine (--engine clang, hipify_py/semantic): what libclang saw.
+CLANG_FALLBACK = _code(
+    "HPY701",
+    "clang-engine-fallback",
+    W,
+    "the clang engine could not compile this file; the default engine translated it",
+    why="libclang reported errors (a missing header, a flag the build passes and the run did "
+    "not), so its answers about this file cannot be trusted; the file is still translated, by "
+    "the header-free default engine, which is what the message's reason affected.",
+    example="fatal error: 'config.h' file not found (the build adds -Ibuild/include)",
+    fix="Pass the flags the file is built with: -p BUILD_DIR (compile_commands.json), or "
+    "-I / -D / --std, and --cuda-path for the CUDA headers.",
+)
+MACRO_USE_EXPANDS_TO_CUDA = _code(
+    "HPY702",
+    "macro-use-expands-to-cuda",
+    N,
+    "a use of a project macro that expands to CUDA API (reported where it is used)",
+    why="The CUDA call is hidden behind the macro; it is translated in the macro's definition, "
+    "so this use becomes HIP once the file (or header) defining the macro is translated.",
+    example="CUDA_CHECK(x);  // #define CUDA_CHECK(x) ... cudaGetErrorString(e) ...",
+    fix="Nothing, when the definition is translated too (the message says where it is).",
+)
+MACRO_DEFINITION_CUDA = _code(
+    "HPY703",
+    "macro-definition-expands-to-cuda",
+    N,
+    "a project macro whose expansions produce CUDA API uses; its definition is translated",
+    why="Every use of the macro depends on this definition: the message lists the CUDA names "
+    "it produced and how many uses the file has.",
+    example="#define ALLOC(p, n) cudaMalloc((void**)&p, n)",
+    fix="Nothing: the definition is translated like any other code.",
+)
+PASTED_PREFIX_REWRITTEN = _code(
+    "HPY704",
+    "pasted-prefix-rewritten",
+    N,
+    "a macro makes CUDA API names by token pasting (cuda##Name); the pasted prefix was rewritten",
+    why="No text spells out the names the macro makes, so only the compiler sees them; every "
+    "name made there has a HIP counterpart with the same suffix, so rewriting the prefix "
+    "(cuda## -> hip##) translates them all.",
+    example="#define CALL(fn, ...) cuda##fn(__VA_ARGS__)",
+    fix="Nothing; check the HIP names the message lists exist for your target.",
+)
+INACTIVE_BRANCH = _code(
+    "HPY705",
+    "branch-not-compiled",
+    N,
+    "preprocessor branch lines that neither the host nor the device side compiled with these "
+    "flags; translated textually",
+    why="The clang engine answers only for code the compiler saw; inside these lines the "
+    "default engine's textual translation applies (as hipify-clang translates them too).",
+    example="#if CUDART_VERSION < 11000 ... #endif",
+    fix="Check those lines by hand, or pass the -D flags (or -p BUILD_DIR) that enable them.",
+)
+PASTED_NAMES_UNTRANSLATED = _code(
+    "HPY706",
+    "pasted-names-untranslated",
+    W,
+    "a macro makes CUDA API names by token pasting that no single prefix rewrite translates",
+    why="The names it makes map to HIP names with different prefixes, lack a HIP counterpart, "
+    "or need a newer HIP than the target; the macro still produces CUDA names after "
+    "translation.",
+    example="#define CU(fn) cu##fn  // CU(blasCreate) and CU(daMalloc)",
+    fix="Spell the names out in the macro's uses, or translate the macro by hand.",
+)
+SHADOWED_CUDA_NAME = _code(
+    "HPY707",
+    "user-name-shadows-cuda",
+    N,
+    "a name spelled like a CUDA API is the project's own declaration here; left unchanged",
+    why="A function, type, variable or namespace member of the project has a CUDA API's name; "
+    "renaming its uses (as text alone would) would point them at the HIP API instead.",
+    example="struct Pool { void* cudaMalloc(size_t n); void* get() { return cudaMalloc(16); } };",
+    fix="Nothing; consider renaming the declaration to avoid the confusion.",
+)
+
 
 @dataclass(frozen=True)
 class Diagnostic:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 from .diagnostics import Diagnostic, Severity
 from .engine import FileResult, translate_bytes
@@ -73,6 +74,9 @@ class Job:
     context_lines: int = 3
     references: bool = False  # report every translatable CUDA reference with its position
     use_cache: bool = True  # reuse (and store) results by content hash: result_cache
+    # --engine clang: a semantic.ClangSetup, resolved once by the caller (plain data,
+    # so it crosses into the worker processes); None: the default engine
+    clang: Any = None
 
 
 class FileChanged(OSError):
@@ -100,7 +104,11 @@ def process(
             Status.ERROR,
             error="changed while being read; left as it is (run again)",
         )
-    if target.translate:
+    if target.translate and job.clang is not None:
+        from .semantic.translate import translate_file
+
+        result = translate_file(target.real, data, table, job.options, job.clang, cache)
+    elif target.translate:
         result = _translate(data, job.options, table, cache)
     else:  # --rename: a file outside the paths that includes a renamed one
         result = FileResult(data=data, original=data)

@@ -78,9 +78,11 @@ def kept_flags(words: list[str], directory: Path) -> list[str]:
                 continue
             spelled = "-I" if flag == "--include-path" else flag
             path = value if os.path.isabs(value) else str(directory / value)
-            kept += [spelled, path] if spelled in ("-isystem", "-iquote", "-include") else [
-                spelled + path
-            ]
+            kept += (
+                [spelled, path]
+                if spelled in ("-isystem", "-iquote", "-include")
+                else [spelled + path]
+            )
             break
         else:
             for flag in _VALUE_FLAGS:

@@ -52,28 +52,74 @@ def _version_of(include: Path) -> str | None:
     return f"{number // 1000}.{number % 1000 // 10}"
 
 
-def _candidates(explicit: Path | None) -> list[Path]:
+def _include_of(path: Path) -> Path:
+    """A CUDA folder (``.../cuda`` or ``.../cuda/include``), a header in it, or
+    the include folder itself, as the include folder."""
+    if path.is_file():
+        return path.parent
+    return path / "include" if (path / "include" / "cuda_runtime.h").is_file() else path
+
+
+def _candidates(explicit: Path | None) -> list[tuple[Path, bool]]:
+    """(include folder, named by the user) in the order they are tried."""
     if explicit is not None:
-        return [explicit / "include" if (explicit / "include").is_dir() else explicit]
-    found = []
-    for variable in ("CUDA_PATH", "CUDA_HOME", "HIPIFY_PY_CUDA_INCLUDE"):
+        return [(_include_of(explicit), True)]
+    found: list[tuple[Path, bool]] = []
+    for variable in ("CUDA_PATH", "CUDA_HOME"):
         value = os.environ.get(variable)
         if value:
-            path = Path(value)
-            found.append(path / "include" if (path / "include").is_dir() else path)
-    found += [Path("/usr/local/cuda/include"), Path("/opt/cuda/include"), Path("/usr/include")]
-    return found
+            found.append((_include_of(Path(value)), True))
+    # CI exports the CUDA 12.4 headers of the NVIDIA root as a list of files and folders
+    for entry in os.environ.get("HIPIFY_PY_CUDA_INCLUDE", "").split(os.pathsep):
+        if entry:
+            found.append((_include_of(Path(entry)), False))
+    cache = Path(os.environ.get("HIPIFY_PY_TOOLCHAIN_CACHE", "/var/cache/hipify-py"))
+    for folder in (
+        Path("/usr/local/cuda/include"),
+        Path("/opt/cuda/include"),
+        cache / "trixie-nvidia/usr/include",  # hipify-py smoke --provision nvidia
+        Path("/usr/include"),
+    ):
+        found.append((folder, False))
+    return list(dict.fromkeys(found))
 
 
-def find_cuda_headers(explicit: Path | None, cache_dir: Path | None = None) -> CudaHeaders:
-    """The first candidate folder with ``cuda_runtime.h`` and ``cuda.h``."""
+def _wrapper_needs(wrapper: Path | None) -> list[str]:
+    """CUDA headers clang's CUDA wrapper includes by name (CUDA 13 dropped some)."""
+    if wrapper is None:
+        return []
+    try:
+        text = wrapper.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    return sorted(set(re.findall(r'#include "(texture_\w+\.h)"', text)))
+
+
+def find_cuda_headers(
+    explicit: Path | None, cache_dir: Path | None = None, wrapper: Path | None = None
+) -> CudaHeaders:
+    """The first candidate folder with ``cuda_runtime.h`` and ``cuda.h``.
+
+    Found automatically (not named by the user), a CUDA that clang's wrapper
+    headers cannot include (CUDA 13 has no texture_fetch_functions.h) is passed
+    over for the next one.
+    """
     tried = []
-    for include in _candidates(explicit):
-        tried.append(str(include))
+    needs = _wrapper_needs(wrapper)
+    for include, named in _candidates(explicit):
         if not (include / "cuda_runtime.h").is_file():
+            tried.append(f"{include}: no cuda_runtime.h")
             continue
         version = _version_of(include)
         if version is None:
+            tried.append(f"{include}: no CUDA_VERSION in cuda.h")
+            continue
+        missing = [n for n in needs if not (include / n).is_file()]
+        if missing and not named:
+            tried.append(
+                f"{include}: CUDA {version} lacks {', '.join(missing)}, which this clang's "
+                "CUDA wrapper includes"
+            )
             continue
         if _is_cuda_install(include):
             return CudaHeaders(str(include.parent), (str(include),), version)
@@ -81,7 +127,7 @@ def find_cuda_headers(explicit: Path | None, cache_dir: Path | None = None) -> C
         return CudaHeaders(str(view), (str(include),), version)
     where = "--cuda-path" if explicit is not None else "the usual places"
     raise LookupError(
-        f"no CUDA headers (cuda_runtime.h and cuda.h) found in {where}: {', '.join(tried)} "
+        f"no usable CUDA headers (cuda_runtime.h and cuda.h) in {where}: {'; '.join(tried)} "
         "(pass --cuda-path DIR, or set CUDA_PATH)"
     )
 
@@ -92,8 +138,9 @@ def _is_cuda_install(include: Path) -> bool:
 
 
 def _default_cache() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "hipify-py"
+    from ..table_cache import cache_dir
+
+    return cache_dir()
 
 
 def _cuda_entries(include: Path) -> list[str]:

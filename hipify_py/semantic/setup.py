@@ -2,18 +2,23 @@
 (for the CUDA wrapper headers) and real CUDA headers.
 
 Everything is resolved once, before any file is parsed, into a ``ClangSetup``
-(plain strings and tuples, so it crosses into pool worker processes).
+(plain strings and tuples, so it pickles into pool worker processes, which
+then only load libclang and parse).
 """
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .compile_db import CompileDatabase, load_compile_database
 from .cuda_view import CudaHeaders, find_cuda_headers
+
+DEFAULT_CUDA_ARCH = "sm_80"  # the GPU the device side is parsed for (__CUDA_ARCH__ 800)
 
 
 class SetupError(Exception):
@@ -24,13 +29,13 @@ class SetupError(Exception):
 class ClangSettings:
     """What the user asked for (flags or configuration)."""
 
-    build_path: Path | None = None  # folder with compile_commands.json (-p)
-    include_dirs: tuple[str, ...] = ()  # -I
+    build_path: Path | None = None  # folder with compile_commands.json (-p), or the file
+    include_dirs: tuple[str, ...] = ()  # -I (the same folders project mode searches)
     defines: tuple[str, ...] = ()  # -D NAME[=VALUE]
     std: str | None = None  # --std c++17
     cuda_path: Path | None = None  # --cuda-path
     resource_dir: Path | None = None  # --clang-resource-dir
-    cuda_arch: str = "sm_80"  # the device side is parsed for this GPU
+    cuda_arch: str = DEFAULT_CUDA_ARCH
 
 
 @dataclass(frozen=True)
@@ -45,7 +50,8 @@ class ClangSetup:
     settings: ClangSettings = field(default_factory=ClangSettings)
 
     def arguments_for(self, path: Path) -> list[str]:
-        """Flags for one file: compile_commands.json entry, then -I/-D/--std."""
+        """Flags for one file: its compile_commands.json entry, then -I/-D/--std
+        (given last, so they win over the database's)."""
         args = list(self.base_args)
         if self.database is not None:
             args += self.database.flags_for(path)
@@ -56,18 +62,21 @@ class ClangSetup:
         return args
 
     def describe(self) -> str:
+        where = ", ".join(self.cuda.include_dirs)
+        database = f", flags from {self.database.source}" if self.database is not None else ""
         return (
-            f"libclang {self.library_version}, CUDA {self.cuda.version} headers "
-            f"from {', '.join(self.cuda.include_dirs)}, clang resources from {self.resource_dir}"
+            f"libclang {self.library_version}, CUDA {self.cuda.version} headers from {where}, "
+            f"clang resources from {self.resource_dir}{database}"
         )
 
 
-def import_cindex() -> object:
+def import_cindex() -> Any:
+    """clang.cindex with its shared library loaded, or SetupError."""
     try:
         import clang.cindex as cindex
     except ImportError:
         raise SetupError(
-            "--engine clang needs libclang: pip install 'hipify-py[clang]'"
+            "--engine clang needs libclang: pip install 'hipify-py[clang]' (the libclang wheel)"
         ) from None
     try:
         _ = cindex.conf.lib  # loads the shared library (the wheel ships it)
@@ -89,53 +98,70 @@ _RESOURCE_GLOBS = (
     "/usr/lib/llvm-*/lib/clang/*",
     "/usr/lib/clang/*",
     "/usr/lib64/clang/*",
+    "/usr/local/lib/clang/*",
     "/opt/rocm/llvm/lib/clang/*",
     "/opt/rocm/lib/llvm/lib/clang/*",
-    "/usr/local/lib/clang/*",
 )
-_WRAPPER = "include/__clang_cuda_runtime_wrapper.h"
+WRAPPER = "include/__clang_cuda_runtime_wrapper.h"
 
 
 def _version_key(path: Path) -> tuple[int, ...]:
     return tuple(int(n) for n in re.findall(r"\d+", path.name)) or (0,)
 
 
-def find_resource_dir(explicit: Path | None) -> Path:
+def _toolchain_cache() -> Path:
+    """Where hip_smoke's provisioning keeps its Debian 13 roots (docs/smoke.md)."""
+    return Path(os.environ.get("HIPIFY_PY_TOOLCHAIN_CACHE", "/var/cache/hipify-py"))
+
+
+def resource_candidates(major: int | None) -> list[Path]:
+    """clang resource folders on this machine: the installed clangs, ROCm's, and
+    the clang of the AMD root that ``hipify-py smoke --provision amd`` makes;
+    libclang's own major version first, then the newest."""
+    found: list[Path] = []
+    patterns = [*_RESOURCE_GLOBS, str(_toolchain_cache() / "trixie-amd/usr/lib/llvm-*/lib/clang/*")]
+    for pattern in patterns:
+        found += [Path(p) for p in glob.glob(pattern)]
+    found = [p for p in dict.fromkeys(found) if (p / WRAPPER).is_file()]
+    return sorted(found, key=lambda p: (_version_key(p)[0] != major, [-n for n in _version_key(p)]))
+
+
+def find_resource_dir(explicit: Path | None, major: int | None = None) -> Path:
     """clang's own headers (stddef.h, the CUDA wrappers): the libclang wheel
-    does not ship them, so take them from a clang installed on the machine."""
+    does not ship them, so they come from a clang installed on the machine."""
     if explicit is not None:
-        if not (explicit / _WRAPPER).is_file():
-            raise SetupError(f"--clang-resource-dir {explicit}: no {_WRAPPER} there")
+        if not (explicit / WRAPPER).is_file():
+            raise SetupError(f"--clang-resource-dir {explicit}: no {WRAPPER} there")
         return explicit
     env = os.environ.get("HIPIFY_PY_CLANG_RESOURCE_DIR")
     if env:
-        if not (Path(env) / _WRAPPER).is_file():
-            raise SetupError(f"HIPIFY_PY_CLANG_RESOURCE_DIR={env}: no {_WRAPPER} there")
+        if not (Path(env) / WRAPPER).is_file():
+            raise SetupError(f"HIPIFY_PY_CLANG_RESOURCE_DIR={env}: no {WRAPPER} there")
         return Path(env)
-    import glob
-
-    import clang
-
-    candidates = [Path(p) for p in glob.glob(str(Path(clang.__file__).parent / "native/*/clang/*"))]
-    for pattern in _RESOURCE_GLOBS:
-        candidates += sorted((Path(p) for p in glob.glob(pattern)), key=_version_key, reverse=True)
-    for candidate in candidates:
-        if (candidate / _WRAPPER).is_file():
-            return candidate
+    candidates = resource_candidates(major)
+    if candidates:
+        return candidates[0]
     raise SetupError(
-        "no clang resource directory with the CUDA wrapper headers was found "
-        "(install clang's headers, e.g. apt-get install libclang-common-16-dev, "
-        "or pass --clang-resource-dir DIR / set HIPIFY_PY_CLANG_RESOURCE_DIR)"
+        "no clang resource directory with the CUDA wrapper headers was found (install "
+        "clang's headers, e.g. apt-get install libclang-common-17-dev, provision the AMD "
+        "toolchain with hipify-py smoke --provision amd, or pass --clang-resource-dir DIR / "
+        "set HIPIFY_PY_CLANG_RESOURCE_DIR)"
     )
+
+
+def _major(version: str) -> int | None:
+    found = re.match(r"\d+", version)
+    return int(found.group(0)) if found else None
 
 
 def prepare(settings: ClangSettings, cache_dir: Path | None = None) -> ClangSetup:
     """Resolve libclang, the resource directory, the CUDA headers and the
     compile database; SetupError says what is missing."""
     import_cindex()
-    resource = find_resource_dir(settings.resource_dir)
+    version = library_version()
+    resource = find_resource_dir(settings.resource_dir, _major(version))
     try:
-        cuda = find_cuda_headers(settings.cuda_path, cache_dir)
+        cuda = find_cuda_headers(settings.cuda_path, cache_dir, resource / WRAPPER)
     except (LookupError, OSError) as exc:
         raise SetupError(str(exc)) from None
     database = None
@@ -152,7 +178,8 @@ def prepare(settings: ClangSettings, cache_dir: Path | None = None) -> ClangSetu
         f"--cuda-gpu-arch={settings.cuda_arch}",
         "-resource-dir",
         str(resource),
-        "-Wno-unknown-cuda-version",  # newer CUDA than clang knows still parses
+        "-Wno-unknown-cuda-version",  # a newer CUDA than clang knows still parses
+        "-w",  # warnings change nothing here; only errors make a file fall back
         "-ferror-limit=20",
     )
-    return ClangSetup(library_version(), str(resource), cuda, base, database, settings)
+    return ClangSetup(version, str(resource), cuda, base, database, settings)

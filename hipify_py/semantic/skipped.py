@@ -1,29 +1,37 @@
-"""Preprocessor branches clang skipped: clang_getSkippedRanges, which the
-Python bindings do not wrap, called through ctypes."""
+"""What the Python bindings of libclang do not wrap, called through ctypes:
+the preprocessor branches clang skipped (clang_getSkippedRanges) and the
+file location of a source location (clang_getFileLocation)."""
 
 from __future__ import annotations
 
 import ctypes
 from typing import Any
 
-_BOUND = False
+_BOUND: dict[str, Any] = {}
 
 
-def _bind() -> Any:
-    global _BOUND
+class _RangeList(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.c_void_p)]
+
+
+def _lib() -> Any:
     import clang.cindex as cindex
 
     lib = cindex.conf.lib
-    if not _BOUND:
-
-        class RangeList(ctypes.Structure):
-            _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(cindex.SourceRange))]
-
-        lib.clang_getSkippedRanges.restype = ctypes.POINTER(RangeList)
+    if "bound" not in _BOUND:
+        lib.clang_getSkippedRanges.restype = ctypes.POINTER(_RangeList)
         lib.clang_getSkippedRanges.argtypes = [cindex.TranslationUnit, cindex.File]
-        lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(RangeList)]
+        lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_RangeList)]
         lib.clang_disposeSourceRangeList.restype = None
-        _BOUND = True
+        lib.clang_getFileLocation.argtypes = [
+            cindex.SourceLocation,
+            ctypes.POINTER(cindex.c_object_p),
+            ctypes.POINTER(ctypes.c_uint),
+            ctypes.POINTER(ctypes.c_uint),
+            ctypes.POINTER(ctypes.c_uint),
+        ]
+        lib.clang_getFileLocation.restype = None
+        _BOUND["bound"] = True
     return lib
 
 
@@ -32,7 +40,7 @@ def skipped_lines(tu: Any, path: str) -> set[int]:
     which the preprocessor did read, excluded)."""
     import clang.cindex as cindex
 
-    lib = _bind()
+    lib = _lib()
     try:
         file = cindex.File.from_name(tu, path)
     except Exception:  # not part of this translation unit
@@ -41,42 +49,32 @@ def skipped_lines(tu: Any, path: str) -> set[int]:
         return set()
     listed = lib.clang_getSkippedRanges(tu, file)
     lines: set[int] = set()
+    if not listed:
+        return lines
     try:
-        for index in range(listed.contents.count):
-            area = listed.contents.ranges[index]
-            first, last = area.start.line, area.end.line
+        count = listed.contents.count
+        ranges = ctypes.cast(listed.contents.ranges, ctypes.POINTER(cindex.SourceRange))
+        for index in range(count):
+            area = ranges[index]
             # a skipped range runs from the directive that opens it to the one
             # that closes it: the lines between are the code nobody compiled
-            lines.update(range(first + 1, last))
+            lines.update(range(area.start.line + 1, area.end.line))
     finally:
         lib.clang_disposeSourceRangeList(listed)
     return lines
 
 
-_SPELLING_BOUND = False
-
-
-def spelling_of(location: Any) -> tuple[str | None, int]:
-    """(file name, offset) where the token was written: inside a macro
-    argument or a #define body, not where the macro was expanded (which is
-    all that SourceLocation.offset gives)."""
-    global _SPELLING_BOUND
+def file_location(location: Any) -> tuple[str | None, int]:
+    """(file name, offset) in the file: for a token from a macro argument, where
+    the argument is written; for a token from a macro body, where the
+    (outermost, in this file) macro was used.  (libclang's spelling location is
+    the same: it calls SourceManager::getFileLoc.)"""
     import clang.cindex as cindex
 
-    lib = cindex.conf.lib
-    if not _SPELLING_BOUND:
-        lib.clang_getSpellingLocation.argtypes = [
-            cindex.SourceLocation,
-            ctypes.POINTER(cindex.c_object_p),
-            ctypes.POINTER(ctypes.c_uint),
-            ctypes.POINTER(ctypes.c_uint),
-            ctypes.POINTER(ctypes.c_uint),
-        ]
-        lib.clang_getSpellingLocation.restype = None
-        _SPELLING_BOUND = True
+    lib = _lib()
     file = cindex.c_object_p()
     line, column, offset = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
-    lib.clang_getSpellingLocation(
+    lib.clang_getFileLocation(
         location, ctypes.byref(file), ctypes.byref(line), ctypes.byref(column), ctypes.byref(offset)
     )
     if not file:

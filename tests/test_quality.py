@@ -41,6 +41,10 @@ def test_wheel_ships_the_tables(tmp_path: Path) -> None:
     expected = {p.name for p in (REPO / "mappings").glob("*.yaml")}
     assert expected and expected <= shipped
     assert "hipify_py/py.typed" in names
+    # every subpackage ships (the clang engine lives in hipify_py.semantic)
+    packages = {p.relative_to(REPO).as_posix() for p in (REPO / "hipify_py").rglob("*.py")
+                if "__pycache__" not in p.parts}
+    assert packages <= set(names), sorted(packages - set(names))
     assert any(n.endswith("entry_points.txt") for n in names)
 
 

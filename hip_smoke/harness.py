@@ -97,25 +97,59 @@ def translate_sample(sample: Sample, into: Path, hip_version: str) -> Step:
     """Translate every source of the sample folder into ``into`` (same names)."""
     from hipify_py import Options, load_table, translate_bytes
     from hipify_py.diagnostics import Severity
+    from hipify_py.versions import parse_version
 
     table = load_table()
     options = Options.from_kwargs(hip_version=hip_version)
+    target = parse_version(hip_version)
     errors: list[str] = []
+    ported = 0
     for path in sorted(sample.folder.iterdir()):
         if path.suffix not in _SOURCE_SUFFIXES:
             continue
-        result = translate_bytes(path.read_bytes(), table, options)
-        (into / path.name).write_bytes(result.data)
-        errors.extend(
-            f"{path.name}:{d.line}:{d.column}: {d.message} [{d.code}]"
-            for d in result.diagnostics
-            if d.severity is Severity.ERROR
-        )
+        original = path.read_bytes()
+        result = translate_bytes(original, table, options)
+        text = result.data.decode("utf-8", errors="surrogateescape")
+        lines = original.decode("utf-8", errors="surrogateescape").splitlines()
+        ports = [
+            p
+            for p in sample.hand_ports
+            if p.source == path.name and target < parse_version(p.below)
+        ]
+        used: set[int] = set()
+        for d in result.diagnostics:
+            if d.severity is not Severity.ERROR:
+                continue
+            line = lines[d.line - 1] if 0 < d.line <= len(lines) else ""
+            covering = next(
+                (i for i, p in enumerate(ports) if p.code == d.code and p.find in line), None
+            )
+            if covering is None:
+                errors.append(f"{path.name}:{d.line}:{d.column}: {d.message} [{d.code}]")
+            else:
+                used.add(covering)
+        for index, port in enumerate(ports):
+            if index not in used:
+                errors.append(
+                    f"{path.name}: hand port of {port.find!r} ({port.code}) is stale: "
+                    "the translation no longer reports it"
+                )
+            elif text.count(port.find) != 1:
+                errors.append(
+                    f"{path.name}: hand port of {port.find!r} occurs "
+                    f"{text.count(port.find)} times in the translation, not once"
+                )
+            else:
+                text = text.replace(port.find, port.replace)
+                ported += 1
+        (into / path.name).write_bytes(text.encode("utf-8", errors="surrogateescape"))
     if errors:
         return Step(
             FAILED,
             "; ".join(errors[:5]) + (f" (+{len(errors) - 5} more)" if len(errors) > 5 else ""),
         )
+    if ported:
+        return Step(OK, f"{ported} reported site(s) ported by hand as the hints say")
     return Step(OK)
 
 

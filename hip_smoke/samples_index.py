@@ -15,6 +15,23 @@ class SampleError(Exception):
 
 
 @dataclass(frozen=True)
+class HandPort:
+    """A site the translator reports and leaves unchanged for older HIP, ported
+    by hand as its diagnostic's hint says (what a user does after translating).
+
+    Applied to the translation of ``source`` when the target HIP is below
+    ``below``; the translation must report ``code`` on the line holding ``find``.
+    """
+
+    source: str
+    below: str  # HIP version X.Y
+    code: str  # the diagnostic that asks for it (HPY402)
+    find: str  # text of the translated file, occurring exactly once
+    replace: str
+    why: str = ""
+
+
+@dataclass(frozen=True)
 class Sample:
     name: str
     folder: Path
@@ -25,6 +42,7 @@ class Sample:
     platform_dependent: tuple[str, ...] = ()
     tolerance: float = 0.0
     notes: str = ""
+    hand_ports: tuple[HandPort, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def expected_file(self, platform: str) -> Path:
@@ -51,6 +69,7 @@ def load_sample(folder: Path) -> Sample:
         "platform_dependent",
         "tolerance",
         "notes",
+        "hand_ports",
     }
     unknown = set(meta) - known
     if unknown:
@@ -71,7 +90,31 @@ def load_sample(folder: Path) -> Sample:
         platform_dependent=tuple(str(p) for p in meta.get("platform_dependent") or ()),
         tolerance=float(meta.get("tolerance", 0.0) or 0.0),
         notes=str(meta.get("notes", "")),
+        hand_ports=_hand_ports(meta.get("hand_ports") or [], meta_path, sources),
     )
+
+
+_PORT_KEYS = {"source", "below", "code", "find", "replace", "why"}
+
+
+def _hand_ports(raw: Any, meta_path: Path, sources: list[Any]) -> tuple[HandPort, ...]:
+    if not isinstance(raw, list):
+        raise SampleError(f"{meta_path}: 'hand_ports' must be a list")
+    ports = []
+    for entry in raw:
+        if (
+            not isinstance(entry, dict)
+            or set(entry) - _PORT_KEYS
+            or not {"source", "below", "code", "find", "replace"} <= set(entry)
+        ):
+            raise SampleError(
+                f"{meta_path}: each hand port needs source, below, code, find, replace (and "
+                f"may have why); got {entry!r}"
+            )
+        if str(entry["source"]) not in {str(s) for s in sources}:
+            raise SampleError(f"{meta_path}: hand port source {entry['source']!r} is not a source")
+        ports.append(HandPort(**{k: str(v) for k, v in entry.items()}))
+    return tuple(ports)
 
 
 def all_samples(root: Path = SAMPLES_DIR) -> list[Sample]:

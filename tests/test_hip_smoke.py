@@ -103,3 +103,49 @@ def test_unknown_sample_exits_2() -> None:
     done = run_cli("smoke", "no-such-sample", "--compile-only")
     assert done.returncode == 2
     assert b"no such sample" in done.stderr
+
+
+# --- hand ports: sites the translator reports for older HIP, ported as the hint says
+
+
+def _port_sample(tmp_path: Path, source: str, ports: str) -> Path:
+    folder = tmp_path / "ported"
+    folder.mkdir()
+    (folder / "k.cu").write_text(source)
+    (folder / "sample.yaml").write_text(f"description: d\nsources: [k.cu]\nhand_ports:\n{ports}")
+    return folder
+
+
+_VOTE = "__global__ void k(unsigned long long* o, int p) { *o = __ballot_sync(0x0000ffff, p); }\n"
+_PORT = (
+    '  - {source: k.cu, below: "6.2", code: HPY402, find: "__ballot_sync(0x0000ffff, p)",'
+    ' replace: "(__ballot(p) & (0x0000ffff))"}\n'
+)
+
+
+def test_hand_port_applies_where_the_translator_reports(tmp_path: Path) -> None:
+    from hip_smoke.harness import OK, translate_sample
+    from hip_smoke.samples_index import load_sample
+
+    sample = load_sample(_port_sample(tmp_path, _VOTE, _PORT))
+    out = tmp_path / "out"
+    out.mkdir()
+    step = translate_sample(sample, out, "5.7")
+    assert step.status == OK and "1 reported site" in step.detail
+    assert "*o = (__ballot(p) & (0x0000ffff));" in (out / "k.cu").read_text()
+    # HIP 6.2 keeps the _sync call: the port does not apply and is not needed
+    step = translate_sample(sample, out, "6.2")
+    assert step.status == OK and "__ballot_sync(0x0000ffffULL, p)" in (out / "k.cu").read_text()
+
+
+def test_stale_or_ambiguous_hand_port_fails_the_translate_step(tmp_path: Path) -> None:
+    from hip_smoke.harness import FAILED, translate_sample
+    from hip_smoke.samples_index import load_sample
+
+    full = _VOTE.replace("0x0000ffff", "0xffffffff")  # translated: nothing is reported
+    stale_port = _PORT.replace("0x0000ffff", "0xffffffff")
+    sample = load_sample(_port_sample(tmp_path, full, stale_port))
+    out = tmp_path / "out"
+    out.mkdir()
+    step = translate_sample(sample, out, "5.7")
+    assert step.status == FAILED and "stale" in step.detail

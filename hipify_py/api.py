@@ -136,7 +136,8 @@ def translate_paths(
         for given in paths_list:
             if Path(given).is_dir():
                 everywhere = everywhere.plus(Path(given), excludes)
-        if project_headers:
+        if project_headers and Mode(mode) is not Mode.STDOUT:
+            # --stdout prints the one file asked for; its headers are not written
             discovery.added_headers = add_local_headers(
                 discovery,
                 root,

@@ -235,3 +235,12 @@ def test_include_dirs_from_the_configuration_and_no_project_headers(tmp_path: Pa
     assert "cudaDeviceReset" in (root / "include" / "api" / "api.h").read_text()
     assert run_cli("src/o.cu", "--project-headers", cwd=root).returncode == 0
     assert "hipDeviceReset" in (root / "include" / "api" / "api.h").read_text()
+
+
+def test_stdout_prints_the_one_file_even_when_it_includes_local_headers(tmp_path: Path) -> None:
+    (tmp_path / "util.cuh").write_text("#pragma once\n#define CHECK(x) x\n")
+    (tmp_path / "k.cu").write_text('#include "util.cuh"\nvoid f() { CHECK(cudaFree(0)); }\n')
+    result = run_cli(str(tmp_path / "k.cu"), "--stdout", "--no-cache")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == '#include <hip/hip_runtime.h>\n#include "util.cuh"\nvoid f() { CHECK(hipFree(0)); }\n'
+    assert (tmp_path / "util.cuh").read_text() == "#pragma once\n#define CHECK(x) x\n"

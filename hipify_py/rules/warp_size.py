@@ -608,6 +608,7 @@ def _lane_count_constant_use(ctx: Context, node: tree_sitter.Node) -> bool:
 
 _ALIGN = re.compile(r"\b(?:__align__|alignas)\s*\([^()]*\)")
 _SHARED_ARRAY = re.compile(r"(?<![\w\]])([A-Za-z_]\w*)\s*\[\s*([^\[\]]*?)\s*\](?!\s*\[)")
+_OPENS_DIMENSION = re.compile(r"\s*\[")  # (\s is what str.lstrip strips)
 
 
 def _shared_arrays(ctx: Context) -> None:
@@ -629,7 +630,7 @@ def _shared_arrays(ctx: Context) -> None:
             before = text[start:name_start].rstrip()
             if before.endswith("[") or re.search(r"\]\s*$", before):
                 continue  # a second dimension
-            if text[start + match.end() :].lstrip().startswith("["):
+            if _OPENS_DIMENSION.match(text, start + match.end()) is not None:
                 continue
             size_text = match.group(2).strip()
             if not size_text:
@@ -674,7 +675,15 @@ def _warp_users(ctx: Context) -> set[str]:
         value = macro.child_by_field_name("value")
         if name_node is not None and value is not None:
             bodies.setdefault(ctx.node_text(name_node), []).append(ctx.node_text(value))
-    users = {name for name, texts in bodies.items() if any(_WARP_CALLS.search(t) for t in texts)}
+    # (each regex runs only on texts holding a word its matches start with: a
+    # leading \b makes re try every offset)
+    users = {
+        name
+        for name, texts in bodies.items()
+        if any(
+            any(word in t for word in _WARP_WORDS) and _WARP_CALLS.search(t) for t in texts
+        )
+    }
     while True:
         if not users:
             return users
@@ -682,7 +691,8 @@ def _warp_users(ctx: Context) -> set[str]:
         more = {
             name
             for name, texts in bodies.items()
-            if name not in users and any(calls.search(t) for t in texts)
+            if name not in users
+            and any(any(user in t for user in users) and calls.search(t) for t in texts)
         }
         if not more:
             return users

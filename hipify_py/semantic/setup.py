@@ -48,6 +48,9 @@ class ClangSetup:
     base_args: tuple[str, ...]
     database: CompileDatabase | None = None
     settings: ClangSettings = field(default_factory=ClangSettings)
+    # where precompiled CUDA headers are kept (built on first use, per set of
+    # flags); "" for none
+    pch_dir: str = ""
 
     def arguments_for(self, path: Path) -> list[str]:
         """Flags for one file: its compile_commands.json entry, then -I/-D/--std
@@ -182,4 +185,5 @@ def prepare(settings: ClangSettings, cache_dir: Path | None = None) -> ClangSetu
         "-w",  # warnings change nothing here; only errors make a file fall back
         "-ferror-limit=20",
     )
-    return ClangSetup(version, str(resource), cuda, base, database, settings)
+    pch_dir = str(cache_dir / "clang-pch") if cache_dir is not None else ""
+    return ClangSetup(version, str(resource), cuda, base, database, settings, pch_dir)

@@ -1,6 +1,7 @@
 """What the Python bindings of libclang do not wrap, called through ctypes:
-the preprocessor branches clang skipped (clang_getSkippedRanges) and the
-file location of a source location (clang_getFileLocation)."""
+the preprocessor branches clang skipped (clang_getSkippedRanges), the file
+location of a source location (clang_getFileLocation) and whether it is in
+the main file (clang_Location_isFromMainFile)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ def _lib() -> Any:
             ctypes.POINTER(ctypes.c_uint),
         ]
         lib.clang_getFileLocation.restype = None
+        lib.clang_Location_isFromMainFile.argtypes = [cindex.SourceLocation]
+        lib.clang_Location_isFromMainFile.restype = ctypes.c_int
         _BOUND["bound"] = True
     return lib
 
@@ -80,3 +83,9 @@ def file_location(location: Any) -> tuple[str | None, int]:
     if not file:
         return None, offset.value
     return str(cindex.File(file).name), offset.value
+
+
+def in_main_file(location: Any) -> bool:
+    """Is the location (a macro's: where it was used) in the main file?  One
+    call, where ``location.file.name`` makes a File and a string."""
+    return bool(_lib().clang_Location_isFromMainFile(location))

@@ -16,6 +16,7 @@ is left alone: offsets from 16 and ``/ 32`` are right there.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from collections.abc import Iterable, Iterator
 
@@ -427,8 +428,26 @@ def _in_macros(ctx: Context) -> None:
     """Lane math on threadIdx and reductions from 16 inside #define bodies."""
     scanner = scanner_of(ctx)
     bodies = set()
+    # only a word inside a #define body can be in one (and classify costs a
+    # tree look-up): the bodies' spans, merged, searched by bisection
+    spans: list[list[int]] = []
+    for definition in macro_definitions(ctx):
+        body = definition.child_by_field_name("value")
+        if body is not None:
+            spans.append([body.start_byte, body.end_byte])
+    spans.sort()
+    merged: list[list[int]] = []
+    for span in spans:
+        if merged and span[0] <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], span[1])
+        else:
+            merged.append(span)
+    span_starts = [start for start, _ in merged]
     for word in ("threadIdx", "for"):
-        for start in occurrences(ctx.text, word):
+        for start in occurrences(ctx.text, word) if merged else ():
+            index = bisect.bisect_right(span_starts, start) - 1
+            if index < 0 or start >= merged[index][1]:
+                continue
             if scanner.classify(start, start + len(word))[0] != "macro":
                 continue
             macro = macro_at(ctx, start)

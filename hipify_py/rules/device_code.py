@@ -256,7 +256,17 @@ def _defines(text: str) -> dict[str, list[tuple[str, int]]]:
     found: dict[str, list[tuple[str, int]]] = {}
     if "define" not in text:
         return found
-    for match in _DEFINE.finditer(text):
+    # a match starts a line holding "define": tried only there (re would try
+    # every offset of the file for the ^)
+    line_starts = set()
+    pos = text.find("define")
+    while pos != -1:
+        line_starts.add(text.rfind("\n", 0, pos) + 1)
+        pos = text.find("define", pos + 6)
+    for line_start in sorted(line_starts):
+        match = _DEFINE.match(text, line_start)
+        if match is None:
+            continue
         body = match.group(2)
         if body[:1] not in (" ", "\t", "/", "\r", ""):
             continue  # a function-like macro

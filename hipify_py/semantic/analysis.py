@@ -206,6 +206,13 @@ def _dependencies(tu: Any, main: str) -> tuple[tuple[str, str], ...]:
 
 def _inactive_notes(lines: set[int], data: bytes) -> list[Note]:
     starts = [0, *(m.end() for m in re.finditer(rb"\n", data))]
+    text = data.decode("latin-1")
+
+    def directive(number: int) -> bool:  # the preprocessor read it: not skipped code
+        end = starts[number] if number < len(starts) else len(text)
+        return text[starts[number - 1] : end].lstrip().startswith("#")
+
+    lines = {n for n in lines if n - 1 < len(starts) and not directive(n)}
     notes = []
     for first, last in _runs(sorted(lines)):
         if first - 1 >= len(starts):
@@ -266,6 +273,7 @@ class _Expansion:
     name: str
     names: set[str] = field(default_factory=set)  # CUDA API names it produced
     sources: set[str] = field(default_factory=set)  # the macros whose bodies spelled them
+    unpasted: set[str] = field(default_factory=set)  # names pasted from its arguments
 
 
 def _ordinal(words: Iterable[str], word: str) -> int:
@@ -416,8 +424,8 @@ class _Walk:
         if source is not None:
             expansion.sources.add(source.name)
             self.produced[source.name].add(name)
-        else:
-            self._pasted(macro, name)
+        elif not self._pasted(macro, name):
+            expansion.unpasted.add(name)  # pasted from the macro's arguments
 
     def _call(self, cursor: Any) -> None:
         """Argument facts for a call of a CUDA function with argument-level fixes."""
@@ -570,7 +578,7 @@ class _Walk:
         offsets = [o for s, o in macro.tokens[1:] if s == name]
         return offsets[0] if len(offsets) == 1 else None
 
-    def _pasted(self, macro: _Macro, produced: str) -> None:
+    def _pasted(self, macro: _Macro, produced: str) -> bool:
         """A CUDA name no macro body spells: made by ``prefix##...`` in
         ``macro`` or a macro its body uses."""
         seen = {macro.name}
@@ -584,12 +592,13 @@ class _Walk:
                 left = tokens[index - 1][0]
                 if left not in current.params and produced.startswith(left) and left != produced:
                     self.pasted[(current.name, tokens[index - 1][1])].add(produced)
-                    return
+                    return True
             for word in sorted(current.body):
                 inner = self.macros.get(word)
                 if inner is not None and word not in seen:
                     seen.add(word)
                     queue.append(inner)
+        return False
 
     def _place(self, macro: _Macro) -> str:
         if macro.file == self.main:
@@ -612,16 +621,28 @@ class _Walk:
                 for (macro, _), made in sorted(self.pasted.items())
                 if made & expansion.names
             ]
-            self.notes.append(
-                Note(
-                    "HPY702",
-                    expansion.start,
-                    f"{expansion.name} expands to CUDA API "
-                    f"({', '.join(sorted(expansion.names))}); translated where it is "
-                    f"defined: {', '.join(places + pasted)}",
-                    name=expansion.name,
+            translated = sorted(expansion.names - expansion.unpasted)
+            if translated:
+                self.notes.append(
+                    Note(
+                        "HPY702",
+                        expansion.start,
+                        f"{expansion.name} expands to CUDA API ({', '.join(translated)}); "
+                        f"translated where it is defined: {', '.join(places + pasted)}",
+                        name=expansion.name,
+                    )
                 )
-            )
+            if expansion.unpasted:
+                self.notes.append(
+                    Note(
+                        "HPY706",
+                        expansion.start,
+                        f"{expansion.name} pastes CUDA API names together from its arguments "
+                        f"({', '.join(sorted(expansion.unpasted))}); they are not translated",
+                        "spell the name out at this use, or translate it by hand",
+                        name=expansion.name,
+                    )
+                )
         for name, produced in sorted(self.produced.items()):
             macro = self.macros[name]
             if macro.file != self.main:

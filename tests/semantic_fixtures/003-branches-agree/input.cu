@@ -1,0 +1,29 @@
+#include <cuda_runtime.h>
+
+// #if branches: the clang engine reports the lines no side compiled with
+// these flags (-DUSE_PINNED), and both engines translate every branch.
+__device__ float twice(float x)
+{
+#ifdef __CUDA_ARCH__
+    return __fmul_rn(x, 2.0f);
+#else
+    return x * 2.0f;
+#endif
+}
+
+float* host_buffer(size_t bytes)
+{
+    float* p = nullptr;
+#if defined(USE_PINNED)
+    cudaMallocHost(&p, bytes);
+#elif defined(USE_MANAGED)
+    cudaMallocManaged(&p, bytes);
+#else
+    p = static_cast<float*>(malloc(bytes));
+#endif
+    return p;
+}
+
+#if CUDART_VERSION < 11000
+void legacy() { cudaThreadSynchronize(); }
+#endif

@@ -1,0 +1,13 @@
+#include <hip/hip_runtime.h>
+#include "gpu_util.h"
+
+// Macros from a project header (found through -I include): the uses are
+// reported here, with where the macros are defined and translated.
+int main()
+{
+    float* buffer = nullptr;
+    hipMalloc(&buffer, 256);
+    GPU_SYNC();
+    GPU_FREE(buffer);
+    return 0;
+}

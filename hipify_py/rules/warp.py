@@ -159,6 +159,11 @@ def run(ctx: Context) -> None:
                 continue
             if call is not None:
                 calls.append(call)
+    if calls:
+        # a warp function, kept or rewritten to its mask-less form, is HIP runtime
+        # API: the file needs <hip/hip_runtime.h> as the rewritten name would on
+        # a second run (found by fuzz/fuzz_engine.py: translation was not idempotent)
+        ctx.uses_runtime = True
     modern = ctx.target_hip >= SYNC_BUILTINS
     ctx.cache["warp_mask_args"] = {
         c.args[0][0] for c in calls if c.name in LEGACY and c.args

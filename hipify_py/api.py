@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +12,7 @@ from .diagnostics import Diagnostic
 from .engine import FileResult, translate_bytes
 from .files import DEFAULT_EXTENSIONS, Discovery, discover
 from .options import Options
-from .runner import FileReport, Job, Mode, run
+from .runner import DEFAULT_MAX_BYTES, FileReport, Job, Mode, remove_leftovers, run
 from .stats import Stats
 from .table import MappingTable
 from .table_cache import load_table
@@ -67,14 +68,47 @@ class PathRun:
     table: MappingTable
     job: Job
     jobs: int = 0
+    # the folders a writing run locks (lock.tree_lock): the project root in
+    # place, the output folder with --output-dir; none for the other modes
+    lock_roots: tuple[Path, ...] = ()
+    removed: list[Path] = field(default_factory=list)  # leftover temporary files deleted
+    _held: bool = False
 
     def reports(self) -> Iterator[FileReport]:
         """Translate every target (writing as the mode says), one report each, in order.
 
         The project's own CUDA-like helpers (CUDA_CHECK...), found first in the
         files and the local headers they include, are not reported as unknown API.
+        A writing run holds the lock of its tree meanwhile (see ``locked``;
+        lock.LockHeld at the first report when another run holds it).
         """
-        return run(self.discovery.targets, self.job, self.table, self.jobs, prescan=True)
+        if self._held or not self.lock_roots:
+            return run(self.discovery.targets, self.job, self.table, self.jobs, prescan=True)
+        return self._locked_reports()
+
+    def _locked_reports(self) -> Iterator[FileReport]:
+        with self.locked():
+            yield from run(self.discovery.targets, self.job, self.table, self.jobs, prescan=True)
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the tree's lock (raises lock.LockHeld when another writing run
+        holds it), and remove the temporary files an interrupted run left."""
+        from .lock import tree_lock
+
+        if self._held:
+            yield
+            return
+        with contextlib.ExitStack() as stack:
+            for root in self.lock_roots:
+                stack.enter_context(tree_lock(root))
+            self._held = True
+            try:
+                if self.job.mode is Mode.IN_PLACE:
+                    self.removed = remove_leftovers(self.discovery.leftovers)
+                yield
+            finally:
+                self._held = False
 
 
 def translate_paths(
@@ -96,6 +130,7 @@ def translate_paths(
     rename: bool = False,
     config_excludes: Iterable[str] = (),
     include_dirs: Iterable[str | Path] = (),
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> PathRun:
     """Plan the translation of files and folders (the function the CLI uses).
 
@@ -103,6 +138,7 @@ def translate_paths(
     for files given); ``config_excludes`` to the folder of the configuration
     file found from the first path (``[tool.hipify-py] exclude``).
     ``include_dirs``: where project mode looks up ``#include`` names.
+    ``max_bytes``: larger files are skipped, unread, and reported (0: no limit).
 
     Raises files.DiscoveryError for unusable arguments (for example an output
     folder inside the input) and table.TableError for broken tables.
@@ -159,6 +195,27 @@ def translate_paths(
     table = table or load_table()
     options = options or Options()
     job = Job(
-        mode=Mode(mode), options=options, backup=backup, references=references, use_cache=use_cache
+        mode=Mode(mode),
+        options=options,
+        backup=backup,
+        references=references,
+        use_cache=use_cache,
+        max_bytes=max_bytes,
     )
-    return PathRun(discovery, table, job, jobs)
+    roots: tuple[Path, ...] = ()
+    if job.mode is Mode.IN_PLACE and discovery.targets:
+        roots = _write_roots(paths_list, config)
+    elif job.mode is Mode.OUTPUT_DIR and output_dir is not None:
+        roots = (Path(output_dir),)
+    return PathRun(discovery, table, job, jobs, lock_roots=roots)
+
+
+def _write_roots(paths: list[str | Path], config: Any) -> tuple[Path, ...]:
+    """The folders an in-place run may write under: each input's project root
+    (its git work tree, else the configuration's folder, else its own folder),
+    without those inside another."""
+    from .project import project_root
+
+    config_root = config.path.parent if config is not None and config.path else None
+    roots = {project_root(Path(p), config_root) for p in paths if Path(p).exists()}
+    return tuple(sorted(r for r in roots if not any(o != r and o in r.parents for o in roots)))

@@ -279,6 +279,14 @@ def cli() -> None:
     "--no-cache", is_flag=True, help="Do not use (or fill) the content-hash cache of results."
 )
 @click.option(
+    "--max-file-size",
+    type=click.FloatRange(min=0),
+    default=16,
+    show_default=True,
+    metavar="MB",
+    help="Skip (and report) files larger than this; 0: no limit.",
+)
+@click.option(
     "--list-asm",
     is_flag=True,
     help="List every inline PTX (asm) site of the paths and exit; writes nothing.",
@@ -334,6 +342,9 @@ def main() -> None:
     # A closed stdout (e.g. piped into `head`) is not an error worth a traceback.
     try:
         cli(prog_name="hipify-py")
+    except KeyboardInterrupt:  # a second Ctrl-C, or one outside a run
+        click.echo("\nhipify-py: interrupted", err=True)
+        sys.exit(130)
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,7 @@ from .table_cache import load_table
 from .versions import parse_version
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 _PROGRESS_MIN_FILES = 50
 
 
@@ -134,6 +138,42 @@ def clang_setup(flags: dict[str, Any], explicit: set[str]) -> Any:
 def run_translate(
     paths: list[Path], flags: dict[str, Any], explicit: set[str] | None = None
 ) -> int:
+    """The translate command; the tree's lock and the Ctrl-C handler are held
+    for the run and given back when it ends."""
+    from . import runner
+
+    runner.reset_stop()
+    with contextlib.ExitStack() as stack:
+        _on_interrupt(stack)
+        return _run_translate(paths, flags, explicit, stack)
+
+
+def _on_interrupt(stack: contextlib.ExitStack) -> None:
+    """The first Ctrl-C (SIGINT) asks the run to stop: every process finishes the
+    file in hand (writes are atomic) and takes no other, then the summary says
+    what was done and the exit code is 130.  A second Ctrl-C aborts at once."""
+    from . import runner
+
+    def handler(signum: int, frame: Any) -> None:
+        if runner.stop_requested():
+            raise KeyboardInterrupt
+        runner.request_stop()
+        with contextlib.suppress(OSError):
+            os.write(2, b"\nhipify-py: stopping after the files in hand (Ctrl-C again to abort)\n")
+
+    try:
+        previous = signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread: leave Ctrl-C as it is
+        return
+    stack.callback(signal.signal, signal.SIGINT, previous)
+
+
+def _run_translate(
+    paths: list[Path],
+    flags: dict[str, Any],
+    explicit: set[str] | None,
+    stack: contextlib.ExitStack,
+) -> int:
     try:
         config = find_config(paths[0] if paths else Path.cwd())
     except ConfigError as exc:
@@ -183,6 +223,7 @@ def run_translate(
             project_headers=flags["project_headers"],
             include_dirs=flags["include_dir"],
             config_excludes=flags["config_exclude"],
+            max_bytes=int((flags.get("max_file_size") or 0) * 1024 * 1024),
         )
     except DiscoveryError as exc:
         return _fail(str(exc))
@@ -216,11 +257,26 @@ def run_translate(
     reports: list[FileReport] = []
     if flags["list_asm"]:
         return _list_asm(planned.reports())
+    from .lock import LockHeld
+    from .runner import stop_requested
+
+    try:
+        stack.enter_context(planned.locked())
+    except LockHeld as exc:
+        return _fail(str(exc))
+    if planned.removed and verbosity >= 0:
+        click.echo(
+            f"hipify-py: note: removed {len(planned.removed)} temporary file(s) left by an "
+            "interrupted run",
+            err=True,
+        )
     for report in _with_progress(planned.reports(), len(targets), verbosity):
         summary.add(report)
         if as_json:
             reports.append(report)
         _emit(report, mode, verbosity, as_json)
+    if stop_requested():
+        return _interrupted(summary, reports, len(targets), mode, verbosity, as_json)
     _copy_other(discovery.extra_copies, summary)
     if discovery.build_files and mode is not Mode.STDOUT:
         from .build_files import process_build_file
@@ -239,6 +295,32 @@ def run_translate(
     elif flags["stats"]:
         print_summary(summary, sys.stderr, mode=mode.value, stats=True)
     return _exit_code(summary, mode, flags["check"], flags["strict"], bool(discovery.missing))
+
+
+def _interrupted(
+    summary: Summary,
+    reports: list[FileReport],
+    total: int,
+    mode: Mode,
+    verbosity: int,
+    as_json: bool,
+) -> int:
+    """After Ctrl-C: the summary of the files done, what is left, exit 130."""
+    if as_json:
+        sys.stdout.write(report_json(reports, summary))
+    elif verbosity >= 0:
+        print_summary(summary, sys.stderr, mode=mode.value, stats=False)
+    written = summary.by_status["changed"] if mode.writes else 0
+    left = total - summary.files
+    done = f"{summary.files} of {total} file(s) done"
+    if mode.writes:
+        done += f" ({written} written)"
+    click.echo(
+        f"hipify-py: interrupted: {done}, {left} not processed; every file is either as it "
+        "was or completely translated: run the same command again to finish",
+        err=True,
+    )
+    return EXIT_INTERRUPTED
 
 
 def _list_asm(reports: Any) -> int:

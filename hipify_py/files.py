@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,9 @@ class Discovery:
     added_headers: list[str] = field(default_factory=list)  # local headers pulled in (project mode)
     # --rename: files outside the paths whose includes of renamed files are rewritten
     added_includers: list[str] = field(default_factory=list)
+    # temporary files of an interrupted run (.NAME.XXXXXXXX.hipify-tmp): never
+    # sources; a writing run removes them once it holds the tree's lock
+    leftovers: list[Path] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -177,6 +181,11 @@ def discover(
         output = None
         if output_dir is not None:
             output = output_dir / os.path.relpath(file.absolute(), base)
+            if Path(os.path.realpath(output)) == real:
+                raise DiscoveryError(
+                    f"{output_dir}: the translation of {_display(file)} would overwrite it; "
+                    "choose an output folder that is not the input's (or omit --output-dir)"
+                )
         result.targets.append(Target(file, real, output, _display(file), explicit))
 
     def add_build(file: Path) -> None:
@@ -185,10 +194,18 @@ def discover(
 
     for path in given:
         if path.is_dir():
+            top = path.resolve()
             root_ignorer = ignorer_for(path) if use_gitignore else Ignorer()
             for file, is_source in _walk(
                 path, root_ignorer, exts, exclude_list, use_gitignore, result, anchored
             ):
+                if os.path.islink(file) and not _inside(file, top):
+                    if is_source:  # in place, it would rewrite a file outside the tree
+                        result.problems.append(
+                            f"{_display(file)}: skipped symbolic link to a file outside "
+                            f"{path} ({os.path.realpath(file)}); name it to translate it"
+                        )
+                    continue
                 if is_source:
                     add(file, explicit=False)
                 elif build_kind(file) is not None:
@@ -204,7 +221,7 @@ def discover(
         elif path.is_file():
             add(path, explicit=True)
         elif path.is_symlink():
-            result.problems.append(f"{path}: broken symbolic link")
+            result.problems.append(f"{path}: {_bad_link(path)}")
         else:
             result.problems.append(f"{path}: not a regular file or folder")
     return result
@@ -252,9 +269,10 @@ def _walk(
                 continue
             if entry.is_symlink() and not is_file:
                 if entry.name.endswith(exts):
-                    result.problems.append(
-                        f"{_display(path)}: skipped symbolic link (to a folder or nothing)"
-                    )
+                    result.problems.append(f"{_display(path)}: skipped {_bad_link(path)}")
+                continue
+            if not entry.name.endswith(exts) and is_leftover(entry.name):
+                result.leftovers.append(path)
                 continue
             if not is_file or _excluded(rel, excludes):
                 continue
@@ -264,6 +282,39 @@ def _walk(
                 continue
             yield path, entry.name.endswith(exts)
         stack.extend(reversed(subfolders))
+
+
+def _inside(link: Path, top: Path) -> bool:
+    """Does the symbolic link ``link`` lead to a file inside the folder ``top``?"""
+    try:
+        Path(os.path.realpath(link)).relative_to(top)
+    except ValueError:
+        return False
+    return True
+
+
+def _bad_link(path: Path) -> str:
+    """Why a symbolic link that is not a file is skipped."""
+    import errno
+
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop"
+        if exc.errno == errno.ENOENT:
+            return f"broken symbolic link (to {os.readlink(path)}, which does not exist)"
+        return f"symbolic link that cannot be followed ({_reason(exc)})"
+    return "symbolic link to a folder (not followed)"
+
+
+TEMP_SUFFIX = ".hipify-tmp"  # runner.atomic_write's temporary files: .NAME.XXXXXXXX.hipify-tmp
+_LEFTOVER = re.compile(r"\..+\.[A-Za-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
+
+
+def is_leftover(name: str) -> bool:
+    """A temporary file of atomic_write, left when its run was killed mid-write."""
+    return _LEFTOVER.fullmatch(name) is not None
 
 
 def _common_base(paths: list[Path]) -> Path:

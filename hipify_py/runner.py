@@ -16,7 +16,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, Severity
 from .engine import FileResult, translate_bytes
-from .files import Target
+from .files import TEMP_SUFFIX, Target
 from .options import Options
 from .project_names import digest, scan_file, scan_project
 from .result_cache import ResultCache
@@ -77,10 +77,52 @@ class Job:
     # --engine clang: a semantic.ClangSetup, resolved once by the caller (plain data,
     # so it crosses into the worker processes); None: the default engine
     clang: Any = None
+    # a file larger than this is skipped and reported, unread (0: no limit);
+    # translating takes about 75 MB of memory per MB of source
+    max_bytes: int = 0
 
 
 class FileChanged(OSError):
     pass
+
+
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+
+
+def remove_leftovers(paths: list[Path]) -> list[Path]:
+    """Delete the temporary files of an interrupted run (only while holding the
+    tree's lock: no other run is writing them); the ones removed."""
+    removed = []
+    for path in paths:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            removed.append(path)
+    return removed
+
+
+# --------------------------------------------------------------- stopping early
+# request_stop() (the CLI calls it on SIGINT): every process finishes the file
+# in hand - its write is atomic - and starts no other; run() then returns the
+# reports of the files done.
+
+_stop_requested = False
+_stop_shared: Any = None  # a multiprocessing RawValue the pool's workers read
+
+
+def request_stop() -> None:
+    global _stop_requested
+    _stop_requested = True
+    if _stop_shared is not None:
+        _stop_shared.value = 1
+
+
+def stop_requested() -> bool:
+    return _stop_requested
+
+
+def reset_stop() -> None:
+    global _stop_requested
+    _stop_requested = False
 
 
 def _stat_key(st: os.stat_result) -> tuple[int, int, int]:
@@ -94,6 +136,8 @@ def process(
     try:
         with open(target.real, "rb") as handle:
             before = os.fstat(handle.fileno())
+            if job.max_bytes and before.st_size > job.max_bytes:
+                return _too_large(target, before.st_size, job.max_bytes)
             data = handle.read()
         after = os.stat(target.real)
     except OSError as exc:
@@ -162,6 +206,17 @@ def process(
             report.status = Status.ERROR
             report.error = f"cannot write {target.output}: {_reason(exc)}"
     return report
+
+
+def _too_large(target: Target, size: int, limit: int) -> FileReport:
+    from . import diagnostics as D
+
+    why = (
+        f"skipped: {size / 1048576:.1f} MB is larger than the {limit / 1048576:g} MB limit "
+        "(--max-file-size; 0 lifts it)"
+    )
+    diagnostic = Diagnostic(D.BINARY_FILE.code, D.BINARY_FILE.severity, why, line=1, column=1)
+    return FileReport(target.display, Status.SKIPPED, [diagnostic])
 
 
 _INCLUDE_LINE = re.compile(rb'^([ \t]*#[ \t]*include[ \t]*)("[^"\n]+"|<[^>\n]+>)', re.MULTILINE)
@@ -270,6 +325,13 @@ def _translate(
     return result
 
 
+def _size(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def _read_or_none(path: Path) -> bytes | None:
     try:
         return path.read_bytes()
@@ -303,11 +365,13 @@ def atomic_write(
         umask = os.umask(0o022)
         os.umask(umask)
         mode = 0o666 & ~umask
-    if like is not None and not os.access(like, os.W_OK) and like == path:
+    if like is not None and like == path and not _writable(path):
         raise PermissionError(13, "file is read-only")
+    if not _writable(path.parent):
+        raise PermissionError(13, "folder is read-only")
     import tempfile  # imported here: a pre-commit run that writes nothing never pays for it
 
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".hipify-tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -329,6 +393,21 @@ def atomic_write(
         raise
 
 
+def _writable(path: Path) -> bool:
+    """May we write ``path`` (a file, or a folder to create files in)?  Root may
+    write anything, so for root a file or folder with no write bit at all counts
+    as read-only too: ``chmod a-w`` protects it from hipify-py as from a user."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return True  # a new file (or folder made later): the write itself decides
+    except OSError:
+        return False
+    if not os.access(path, os.W_OK):
+        return False
+    return os.geteuid() != 0 or bool(mode & 0o222)
+
+
 def unified_diff(before: bytes, after: bytes, name: str, context: int = 3) -> str:
     import difflib
 
@@ -348,21 +427,61 @@ def _reason(exc: OSError) -> str:
 # --------------------------------------------------------------------------- pool
 
 _WORKER: tuple[Job, MappingTable, ResultCache | None] | None = None
+_PARENT = 0  # the pid of the process that started this worker
+_BUSY: Any = None  # a threading.Lock held while a worker handles a file
 
 
-def _init_worker(job: Job, table: MappingTable) -> None:
-    global _WORKER
+def _init_worker(job: Job, table: MappingTable, stop: Any = None, parent: int = 0) -> None:
+    """In each worker: ignore SIGINT (a Ctrl-C reaches the whole process group;
+    the main process decides, through ``stop``), and exit when the main process
+    is gone (killed): after the file in hand, never in the middle of one."""
+    global _WORKER, _stop_shared, _PARENT, _BUSY
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER = (job, table, ResultCache(table) if job.use_cache else None)
+    _stop_shared = stop
+    _PARENT = parent
+    _BUSY = threading.Lock()
+    if parent:
+        threading.Thread(target=_watch_parent, daemon=True).start()
+
+
+def _orphaned() -> bool:
+    return bool(_PARENT) and os.getppid() != _PARENT
+
+
+def _watch_parent() -> None:
+    import time
+
+    while True:
+        time.sleep(0.2)
+        if _orphaned():
+            with _BUSY:  # wait for the file in hand to be written (or not at all)
+                os._exit(1)
+
+
+def _stopping() -> bool:
+    return bool(_stop_shared is not None and _stop_shared.value) or _orphaned()
 
 
 def _work(task: tuple[Job, list[Target]]) -> list[FileReport]:
     assert _WORKER is not None
     job, targets = task
-    return [process(target, job, _WORKER[1], _WORKER[2]) for target in targets]
+    reports = []
+    for target in targets:
+        with _BUSY:
+            if _stopping():
+                break  # the main process counts what is missing as not done
+            reports.append(process(target, job, _WORKER[1], _WORKER[2]))
+    return reports
 
 
 def _scan(path: Path) -> tuple[set[str], list[Path]]:
     assert _WORKER is not None
+    if _stopping():
+        return set(), []
     return scan_file(path, _WORKER[1].names, _WORKER[2])
 
 
@@ -406,13 +525,18 @@ def run(
     jobs: int = 0,
     prescan: bool = True,
 ) -> Iterator[FileReport]:
-    """Yield one FileReport per target, in the order of ``targets``.
+    """Yield one FileReport per target, in the order of ``targets``; after
+    request_stop() (or when a worker process dies) only those of the files done.
 
     ``prescan``: first collect the CUDA-like names the project defines itself
     (project_names), in the pool too, so they are not reported as unknown API.
     """
+    global _stop_shared
     workers = jobs or os.cpu_count() or 1
     cache = ResultCache(table) if job.use_cache else None
+    # files over the size limit are skipped unread: not scanned either
+    limit = job.max_bytes
+    scanned = [t for t in targets if _size(t.real) <= limit] if limit else targets
     warm = None
     if cache is not None and prescan and workers > 1 and len(targets) > 1:
         warm = _all_cached(targets, job, table, cache)
@@ -420,27 +544,56 @@ def run(
         if warm is not None:
             job = warm
         elif prescan:
-            names = scan_project([t.real for t in targets], table.names, cache=cache)
+            names = scan_project([t.real for t in scanned], table.names, cache=cache)
             job = _with_project_names(job, names)
         for target in targets:
+            if _stop_requested:
+                return
             yield process(target, job, table, cache)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
-    chunk = max(1, min(64, len(targets) // (workers * 8) or 1))
-    with ProcessPoolExecutor(
+
+    # small chunks: a stop (or a dead worker) leaves little in flight
+    chunk = max(1, min(16, len(targets) // (workers * 8) or 1))
+    _stop_shared = stop = context.RawValue("b", 1 if _stop_requested else 0)
+    pool = ProcessPoolExecutor(
         max_workers=min(workers, len(targets)),
         mp_context=context,
         initializer=_init_worker,
-        initargs=(job, table),
-    ) as pool:
+        initargs=(job, table, stop, os.getpid()),
+    )
+    reported: set[int] = set()  # indexes of the targets reported
+    try:
         if prescan:
-            paths = [t.real for t in targets]
+            paths = [t.real for t in scanned]
             first = list(pool.map(_scan, paths, chunksize=chunk))
             job = _with_project_names(job, scan_project(paths, table.names, first, cache))
         tasks = [(job, targets[i : i + chunk]) for i in range(0, len(targets), chunk)]
-        for reports in pool.map(_work, tasks):
+        for index, reports in enumerate(pool.map(_work, tasks)):
+            reported.update(range(index * chunk, index * chunk + len(reports)))
             yield from reports
+    except BrokenProcessPool:
+        # a worker died (killed, out of memory): each file is written whole or
+        # not at all, but which of the unreported ones were is unknown
+        for index, target in enumerate(targets):
+            if index not in reported and not _stop_requested:
+                yield FileReport(
+                    target.display,
+                    Status.ERROR,
+                    error="not finished: a worker process died (killed, or out of memory?); "
+                    "the file is either as it was or fully translated: run again",
+                )
+    except BaseException:
+        # KeyboardInterrupt without the CLI's handler, or the caller stopped
+        # iterating: the workers finish the file in hand and take no other
+        stop.value = 1
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        _stop_shared = None

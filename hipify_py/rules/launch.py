@@ -115,6 +115,14 @@ def _rewrite(ctx: Context, site: _Site) -> None:
             "kept as <<<...>>>",
         )
         return
+    if len(commas) != len(parts) - 1 or config.has_error:
+        # fuzz finding: parts the parser recovered without commas between them
+        ctx.report(
+            D.LAUNCH_NOT_REWRITTEN,
+            where,
+            "the launch configuration could not be parsed; kept as <<<...>>>",
+        )
+        return
     if not _is_statement(site):
         ctx.report(
             D.LAUNCH_NOT_REWRITTEN,

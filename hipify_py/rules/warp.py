@@ -202,7 +202,9 @@ def run(ctx: Context) -> None:
 
 
 def _in_helper(text: str, start: int) -> bool:
-    line_start = text.rfind("\n", 0, start) + 1
+    # CR-only line endings too (fuzz finding: the helper's own __syncwarp was
+    # rewritten on a second run of a file with old Mac line endings)
+    line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
     return text.startswith(f"#define {SYNCWARP}(", line_start)
 
 
@@ -368,8 +370,11 @@ def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
         elif partial and _INTEGER.match(mask.replace(" ", "")):
             ctx.edit(mask_start, mask_end, mask.rstrip("uUlL") + "ULL", "warp", structural=False)
         elif partial and not _WIDE_CAST.match(mask):
-            ctx.edit(mask_start, mask_start, "(unsigned long long)(", "warp", structural=False)
-            ctx.edit(mask_end, mask_end, ")", "warp", structural=False)
+            # brackets: one group the engine's self-check verifies (fuzz finding: in
+            # malformed input such as 0x\xe6fffffff the mask span ends mid-token)
+            group = ctx.new_group()
+            ctx.edit(mask_start, mask_start, "(unsigned long long)(", "warp", group=group)
+            ctx.edit(mask_end, mask_end, ")", "warp", group=group)
         if partial:
             _report_mask(ctx, call, mask, kind, declared)
         return True

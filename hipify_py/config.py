@@ -88,7 +88,10 @@ class Config:
 
 def find_config(start: Path) -> Config:
     """The nearest configuration above ``start`` (a file or folder), or an empty one."""
-    folder = start.resolve()
+    try:
+        folder = start.resolve()
+    except (OSError, RuntimeError):  # a symbolic link loop: reported by discovery
+        folder = start.absolute()
     if not folder.is_dir():
         folder = folder.parent
     for candidate in [folder, *folder.parents]:

@@ -253,8 +253,8 @@ def _walk(
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
                 is_file = entry.is_file(follow_symlinks=True)
-            except OSError:
-                continue
+            except OSError:  # a symbolic link loop, or a file that vanished
+                is_dir = is_file = False
             if is_dir:
                 if (
                     entry.name in _SKIP_DIRS

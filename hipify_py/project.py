@@ -30,7 +30,10 @@ _MAX_HEADERS = 5000
 
 
 def project_root(start: Path, config_root: Path | None = None) -> Path:
-    folder = start.resolve()
+    try:
+        folder = start.resolve()
+    except (OSError, RuntimeError):  # a symbolic link loop: reported by discovery
+        folder = start.absolute()
     if not folder.is_dir():
         folder = folder.parent
     for parent in [folder, *folder.parents]:

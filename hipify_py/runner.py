@@ -212,7 +212,7 @@ def _too_large(target: Target, size: int, limit: int) -> FileReport:
     from . import diagnostics as D
 
     why = (
-        f"skipped: {size / 1048576:.1f} MB is larger than the {limit / 1048576:g} MB limit "
+        f"skipped: {size / 1048576:.1f} MB is larger than the {limit / 1048576:.3g} MB limit "
         "(--max-file-size; 0 lifts it)"
     )
     diagnostic = Diagnostic(D.BINARY_FILE.code, D.BINARY_FILE.severity, why, line=1, column=1)

@@ -9,6 +9,7 @@ or comment simply runs to the end of the text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 
 # One alternation, tried left to right at each interesting position.
 _SPECIAL = re.compile(
@@ -81,3 +82,33 @@ class SpanIndex:
             if s <= start and end <= e:
                 return kind
         return None
+
+
+def offsets_of(text: str, word: str) -> list[int]:
+    """Every offset of ``word`` in ``text`` (inside longer words too)."""
+    found = []
+    find = text.find
+    pos = find(word)
+    while pos != -1:
+        found.append(pos)
+        pos = find(word, pos + 1)
+    return found
+
+
+def matches_at(
+    pattern: re.Pattern[str], text: str, starts: Iterable[int]
+) -> Iterator[re.Match[str]]:
+    """What ``pattern.finditer(text)`` yields, given every offset where one of
+    its (never empty) matches can start, e.g. the offsets of a literal each
+    match begins with.  A pattern led by a look-behind, ``\\b``, ``^`` or an
+    alternation is tried at every offset of the file; a few anchored tries
+    cost far less.  (``match`` at an offset sees the text before it, as
+    ``finditer`` does.)"""
+    last = 0
+    for start in sorted(set(starts)):
+        if start < last:
+            continue  # inside the previous match: finditer goes on after it
+        match = pattern.match(text, start)
+        if match is not None:
+            yield match
+            last = match.end()

@@ -7,6 +7,7 @@ import re
 
 from .. import diagnostics as D
 from ..context import Context
+from ..lexer import matches_at, offsets_of
 from ..table import Row
 from ..versions import format_version
 from .identifiers import occurrences, scanner_of
@@ -80,6 +81,8 @@ def _fp8_hardware(arch: str) -> str | None:
 
 
 def _fp8(ctx: Context) -> None:
+    if "__nv_" not in ctx.text and "__NV_" not in ctx.text:
+        return  # (every FP8_PREFIXES name holds one; cheaper than a look at every word)
     names = sorted(n for n in ctx.present if n.startswith(FP8_PREFIXES))
     if not names:
         return
@@ -168,7 +171,10 @@ def _textures(ctx: Context) -> None:
     if "tex" not in ctx.text and "surf" not in ctx.text:
         return
     scanner = scanner_of(ctx)
-    for match in _TEXTURE_TYPES.finditer(ctx.text):
+    text = ctx.text
+    # (both regexes open with a look-behind: tried only where their words are)
+    types = [*offsets_of(text, "texture"), *offsets_of(text, "surface")]
+    for match in matches_at(_TEXTURE_TYPES, text, types):
         if scanner.classify(match.start(1), match.end(1))[0] != "code":
             continue
         ctx.report(
@@ -185,7 +191,7 @@ def _textures(ctx: Context) -> None:
             "GPUs that have image support",
             name=match.group(1),
         )
-    for match in _FETCHES.finditer(ctx.text):
+    for match in matches_at(_FETCHES, text, [*offsets_of(text, "tex"), *offsets_of(text, "surf")]):
         if scanner.classify(match.start(1), match.end(1))[0] != "code":
             continue
         ctx.report(
@@ -237,7 +243,7 @@ def _device_prop(ctx: Context) -> None:
     source = re.compile(rf"(?:{'|'.join(sources)})\s*\Z")
     text = ctx.text
     for access in _PROP_ACCESS.finditer(text):
-        found = source.search(text, max(0, access.start() - _SOURCE_WINDOW), access.start())
+        found = _source_of(source, text, access.start(), variables)
         if found is None:
             continue
         word = re.match(r"\w+", text[found.start() : found.end()])
@@ -246,6 +252,34 @@ def _device_prop(ctx: Context) -> None:
             continue
         what = " ".join(text[found.start() : access.end()].split())
         _report_prop(ctx, found.start(), what, access.group(1))
+
+
+def _source_of(
+    source: re.Pattern[str], text: str, end: int, variables: set[str]
+) -> re.Match[str] | None:
+    """``source.search(text, end - _SOURCE_WINDOW, end)``, tried only where a
+    match can start: at a variable's name, or at the start of the word that
+    holds "DeviceProp" (both alternatives open with ``(?<![\\w])``).  A search
+    tries every offset of the window, and there is a window per access."""
+    low = max(0, end - _SOURCE_WINDOW)
+    starts = []
+    pos = text.find("DeviceProp", low, end)
+    while pos != -1:
+        start = pos
+        while start > low and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            start -= 1  # (\\w is what isalnum says, and _)
+        starts.append(start)
+        pos = text.find("DeviceProp", pos + 1, end)
+    for name in variables:
+        pos = text.find(name, low, end)
+        while pos != -1:
+            starts.append(pos)
+            pos = text.find(name, pos + 1, end)
+    for start in sorted(set(starts)):
+        found = source.match(text, start, end)
+        if found is not None:
+            return found
+    return None
 
 
 def _report_prop(ctx: Context, start: int, what: str, field: str) -> None:

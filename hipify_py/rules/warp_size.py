@@ -18,12 +18,12 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections.abc import Iterable, Iterator
 
 import tree_sitter
 
 from .. import diagnostics as D
 from ..context import Context
+from ..lexer import matches_at, offsets_of
 from .device_code import (
     constant_value,
     device_bodies,
@@ -110,7 +110,7 @@ def run(ctx: Context) -> None:
     _in_macros(ctx)
     _constants(ctx)
     _shared_arrays(ctx)
-    for match in _matches_at(_COMPARE, ctx.text, _compare_starts(ctx.text)):
+    for match in matches_at(_COMPARE, ctx.text, _compare_starts(ctx.text)):
         if _number_in_code(ctx, match.start(), match.end()):
             ctx.report(
                 D.WARP_SIZE_COMPARE,
@@ -124,40 +124,12 @@ def run(ctx: Context) -> None:
     _launch_block_sizes(ctx)
 
 
-def _finds(text: str, word: str) -> list[int]:
-    """Every offset of ``word`` in ``text`` (inside longer words too)."""
-    found = []
-    find = text.find
-    pos = find(word)
-    while pos != -1:
-        found.append(pos)
-        pos = find(word, pos + 1)
-    return found
-
-
-def _matches_at(
-    pattern: re.Pattern[str], text: str, starts: Iterable[int]
-) -> Iterator[re.Match[str]]:
-    """What ``pattern.finditer(text)`` yields, given every offset where one of
-    its (never empty) matches can start.  A pattern that opens with ``\\b`` or
-    an alternation is tried at every offset of the file; a few anchored tries
-    at the offsets of a literal it holds cost far less."""
-    last = 0
-    for start in sorted(set(starts)):
-        if start < last:
-            continue  # inside the previous match: finditer goes on after it
-        match = pattern.match(text, start)
-        if match is not None:
-            yield match
-            last = match.end()
-
-
 def _compare_starts(text: str) -> list[int]:
     """Where a _COMPARE match can start: at ``warpSize``, or at the ``32`` of
     ``32 == warpSize`` (found leftwards from warpSize: spaces, the operator,
     spaces; \\s is what str.isspace says)."""
     starts = []
-    for pos in _finds(text, "warpSize"):
+    for pos in offsets_of(text, "warpSize"):
         starts.append(pos)
         at = pos
         while at > 0 and text[at - 1].isspace():
@@ -402,7 +374,7 @@ def _reductions(ctx: Context) -> None:
                 end=loop.end_byte,
             )
     # unrolled: __shfl_down_sync(mask, v, 16) as the first step
-    for match in _matches_at(_SHFL_OFFSET, ctx.text, _finds(ctx.text, "__shfl_")):
+    for match in matches_at(_SHFL_OFFSET, ctx.text, offsets_of(ctx.text, "__shfl_")):
         node = ctx.root.descendant_for_byte_range(match.start(), match.start() + 2)
         call = node.parent if node is not None else None
         if call is None or call.type != "call_expression":

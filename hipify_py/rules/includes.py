@@ -81,6 +81,23 @@ _NOT_CODE = frozenset(
 )
 
 
+def _directives(text: str) -> list[re.Match[str]]:
+    """``_DIRECTIVE.finditer(text)``, tried only at the starts of lines that
+    hold "include" (re tries the ^ at every offset of the file)."""
+    line_starts = set()
+    find = text.find
+    pos = find("include")
+    while pos != -1:
+        line_starts.add(text.rfind("\n", 0, pos) + 1)
+        pos = find("include", pos + 7)
+    found = []
+    for line_start in sorted(line_starts):
+        match = _DIRECTIVE.match(text, line_start)
+        if match is not None:
+            found.append(match)
+    return found
+
+
 def include_paths(ctx: Context) -> list[IncludePath]:
     """The paths of the file's #include directives (in every #if branch).
 
@@ -91,7 +108,7 @@ def include_paths(ctx: Context) -> list[IncludePath]:
     """
     paths: list[IncludePath] = []
     text = ctx.text
-    for match in _DIRECTIVE.finditer(text):
+    for match in _directives(text):
         hash_at = text.index("#", match.start())
         line_start = match.start()
         if line_start >= 2 and text[line_start - 2 : line_start].rstrip("\r\n").endswith("\\"):

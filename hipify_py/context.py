@@ -15,6 +15,8 @@ from .stats import Stats
 from .table import MappingTable, Row
 from .versions import Version, parse_version
 
+_new_edit = tuple.__new__
+
 
 @lru_cache(maxsize=4096)
 def cached_version(text: str) -> Version:
@@ -70,8 +72,13 @@ class Context:
         group: int = 0,
     ) -> None:
         if structural and not group:
-            group = self.new_group()
-        self.edits.append(Edit(start, end, text.encode("latin-1"), rule, safe, structural, group))
+            self._groups += 1
+            group = self._groups
+        # tuple.__new__ directly: Edit(...) adds a Python-level __new__ call,
+        # and the identifiers rule makes tens of thousands of edits a file
+        self.edits.append(
+            _new_edit(Edit, (start, end, text.encode("latin-1"), rule, safe, structural, group))
+        )
 
     def new_group(self) -> int:
         self._groups += 1

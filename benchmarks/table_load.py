@@ -139,8 +139,10 @@ def main() -> None:
         args.repeat, lambda cache: _wall([python, "-m", "hipify_py", "--version"], cache), False
     )
 
-    print(f"hipify-py table load ({rows} rows; {platform.python_implementation()} "
-          f"{platform.python_version()}, {os.cpu_count()} cores, {args.repeat} runs each)")
+    print(
+        f"hipify-py table load ({rows} rows; {platform.python_implementation()} "
+        f"{platform.python_version()}, {os.cpu_count()} cores, {args.repeat} runs each)"
+    )
     for label, times in results.items():
         print(_line(label, times))
     if args.json:

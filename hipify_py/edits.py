@@ -27,6 +27,10 @@ class Edit(NamedTuple):
         return self.start < other.end and other.start < self.end
 
 
+def _order(edit: Edit) -> tuple[int, bool]:
+    return edit.start, edit.start != edit.end
+
+
 def plan(edits: list[Edit]) -> tuple[list[Edit], list[Edit]]:
     """Sort edits and drop those that overlap an earlier accepted one.
 
@@ -34,14 +38,13 @@ def plan(edits: list[Edit]) -> tuple[list[Edit], list[Edit]]:
     the start of a replacement goes before it.  Exact duplicates are dropped
     silently.  Returns (accepted, rejected).
     """
-    ordered = sorted(
-        enumerate(edits), key=lambda item: (item[1].start, item[1].start != item[1].end, item[0])
-    )
+    # (sorted is stable: edits with the same key keep their creation order)
+    ordered = sorted(edits, key=_order)
     accepted: list[Edit] = []
     rejected: list[Edit] = []
     seen: set[Edit] = set()
     last_start, last_end = -1, -1
-    for _, edit in ordered:
+    for edit in ordered:
         if edit in seen and edit.start != edit.end:
             continue
         if edit.start == edit.end:

@@ -137,7 +137,10 @@ def process(
         with open(target.real, "rb") as handle:
             before = os.fstat(handle.fileno())
             if job.max_bytes and before.st_size > job.max_bytes:
-                return _too_large(target, before.st_size, job.max_bytes)
+                report = _too_large(target, before.st_size, job.max_bytes)
+                if job.mode in (Mode.STDOUT, Mode.OUTPUT_DIR):  # copied, not translated
+                    _pass_through(target, job, handle.read(), report)
+                return report
             data = handle.read()
         after = os.stat(target.real)
     except OSError as exc:
@@ -176,6 +179,7 @@ def process(
         ]
     if result.skipped is not None:
         report.status = Status.SKIPPED
+        _pass_through(target, job, data, report)
         return report
     if result.changed:
         report.status = Status.CHANGED
@@ -206,6 +210,23 @@ def process(
             report.status = Status.ERROR
             report.error = f"cannot write {target.output}: {_reason(exc)}"
     return report
+
+
+def _pass_through(target: Target, job: Job, data: bytes, report: FileReport) -> None:
+    """A skipped file (not source text) still comes out as it is: --stdout
+    prints its bytes (`--stdout > out.cu` never makes an empty file) and an
+    output folder gets a copy (the tree there stays whole)."""
+    if job.mode is Mode.STDOUT:
+        report.output = data
+    elif job.mode is Mode.OUTPUT_DIR and target.output is not None:
+        try:
+            target.output.parent.mkdir(parents=True, exist_ok=True)
+            if _read_or_none(target.output) != data:
+                atomic_write(target.output, data, like=target.real, durable=False)
+            report.written = str(target.output)
+        except OSError as exc:
+            report.status = Status.ERROR
+            report.error = f"cannot write {target.output}: {_reason(exc)}"
 
 
 def _too_large(target: Target, size: int, limit: int) -> FileReport:
@@ -573,6 +594,7 @@ def run(
             paths = [t.real for t in scanned]
             first = list(pool.map(_scan, paths, chunksize=chunk))
             job = _with_project_names(job, scan_project(paths, table.names, first, cache))
+            del first, paths  # not kept for the rest of the run (memory at scale)
         tasks = [(job, targets[i : i + chunk]) for i in range(0, len(targets), chunk)]
         for index, reports in enumerate(pool.map(_work, tasks)):
             reported.update(range(index * chunk, index * chunk + len(reports)))

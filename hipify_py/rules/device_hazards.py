@@ -242,7 +242,7 @@ def _device_prop(ctx: Context) -> None:
     # every position and was most of this rule's time
     source = re.compile(rf"(?:{'|'.join(sources)})\s*\Z")
     text = ctx.text
-    for access in _PROP_ACCESS.finditer(text):
+    for access in matches_at(_PROP_ACCESS, text, _access_starts(text)):
         found = _source_of(source, text, access.start(), variables)
         if found is None:
             continue
@@ -252,6 +252,22 @@ def _device_prop(ctx: Context) -> None:
             continue
         what = " ".join(text[found.start() : access.end()].split())
         _report_prop(ctx, found.start(), what, access.group(1))
+
+
+def _access_starts(text: str) -> list[int]:
+    """Where a _PROP_ACCESS match can start: the ``.`` or ``->`` before a field's
+    name, across spaces (\\s is what str.isspace says).  The regex opens with
+    an alternation, which re tries at every offset of the file."""
+    starts = []
+    for field in _PROP_FIELDS:
+        for pos in offsets_of(text, field) if field in text else ():
+            while pos > 0 and text[pos - 1].isspace():
+                pos -= 1
+            if pos > 0 and text[pos - 1] == ".":
+                starts.append(pos - 1)
+            elif pos > 1 and text[pos - 2 : pos] == "->":
+                starts.append(pos - 2)
+    return starts
 
 
 def _source_of(

@@ -170,11 +170,18 @@ def _tile_functions(ctx: Context) -> list[tuple[int, int]]:
     cached = ctx.cache.get("warp_size_tiles")
     if isinstance(cached, list):
         return cached
-    spans = [
-        (start, end)
-        for start, end, _ in device_bodies(ctx)
-        if _TILE_32.search(ctx.text, start, end)
-    ]
+    # tried only at the words every match starts with (a \\b-led search tried
+    # every offset of every body)
+    text = ctx.text
+    words = sorted(offsets_of(text, "tiled_partition") + offsets_of(text, "thread_block_tile"))
+    spans = []
+    for start, end, _ in device_bodies(ctx) if words else ():
+        index = bisect.bisect_left(words, start)
+        while index < len(words) and words[index] < end:
+            if _TILE_32.match(text, words[index], end) is not None:
+                spans.append((start, end))
+                break
+            index += 1
     ctx.cache["warp_size_tiles"] = spans
     return spans
 
@@ -650,6 +657,18 @@ def _shared_arrays(ctx: Context) -> None:
 # ------------------------------------------------------------------ launches
 
 
+def _function_name(ctx: Context, function: tree_sitter.Node) -> str:
+    """function_name, once per function and file."""
+    names = ctx.cache.get("warp_size_function_names")
+    if not isinstance(names, dict):
+        names = ctx.cache["warp_size_function_names"] = {}
+    name = names.get(function.id)
+    if name is None:
+        name = names[function.id] = function_name(ctx, function)
+    assert isinstance(name, str)
+    return name
+
+
 def _warp_users(ctx: Context) -> set[str]:
     """Names of the device functions (and macros) that use warp intrinsics,
     directly or through a function or macro of this file that does."""
@@ -658,7 +677,7 @@ def _warp_users(ctx: Context) -> set[str]:
         if function.type != "function_definition":
             continue
         body = function.child_by_field_name("body")
-        name = function_name(ctx, function)
+        name = _function_name(ctx, function)
         if body is not None and name:
             bodies.setdefault(name, []).append(ctx.node_text(body))
     for macro in macro_definitions(ctx):
@@ -711,10 +730,14 @@ def _launch_block_sizes(ctx: Context) -> None:
         pos = text.find("<<<", pos + 3)
     if not launches:
         return
+    # the device functions a launch may name: a function's name is in its text
+    # before the body, so the others need no look at their declarators
+    launched = {name for name, _ in launches}
     device = {
-        function_name(ctx, function)
-        for _, _, function in device_bodies(ctx)
+        _function_name(ctx, function)
+        for body, _, function in device_bodies(ctx)
         if function.type == "function_definition"
+        and any(name in text[function.start_byte : body] for name in launched)
     }
     if not any(name in device for name, _ in launches) or not any(
         word in text for word in _WARP_WORDS

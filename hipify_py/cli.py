@@ -338,7 +338,13 @@ def diagnostics_command(codes: tuple[str, ...], write_docs: bool, check_docs: bo
     sys.exit(run_diagnostics(list(codes), write_docs, check_docs))
 
 
+# Set by main(): this process is the hipify-py command, not a host program.
+PROCESS_ENTRY = False
+
+
 def main() -> None:
+    global PROCESS_ENTRY
+    PROCESS_ENTRY = True
     # A closed stdout (e.g. piped into `head`) is not an error worth a traceback.
     try:
         cli(prog_name="hipify-py")

@@ -165,7 +165,13 @@ def _on_interrupt(stack: contextlib.ExitStack) -> None:
         previous = signal.signal(signal.SIGINT, handler)
     except ValueError:  # not the main thread: leave Ctrl-C as it is
         return
-    stack.callback(signal.signal, signal.SIGINT, previous)
+    # In the hipify-py process itself the run is over when this unwinds: a
+    # Ctrl-C now has nothing left to stop, and Python's own handler would turn
+    # it into a traceback or a death by SIGINT while the interpreter shuts
+    # down.  Called in process (tests, embedding), Ctrl-C is given back.
+    from .cli import PROCESS_ENTRY
+
+    stack.callback(signal.signal, signal.SIGINT, signal.SIG_IGN if PROCESS_ENTRY else previous)
 
 
 def _run_translate(

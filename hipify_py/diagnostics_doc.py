@@ -19,6 +19,7 @@ _GROUPS = [
     ("HPY46", "Half precision"),
     ("HPY5", "Inline assembly"),
     ("HPY6", "Build files"),
+    ("HPY7", "The clang engine"),
 ]
 
 

@@ -60,7 +60,9 @@ class Target:
 class Discovery:
     targets: list[Target] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # "path: why", for paths we skipped
-    missing: list[str] = field(default_factory=list)  # "path: why", for paths that do not exist
+    # "path: why", for paths named on the command line that are not there or
+    # not files or folders (broken links, devices): an error, exit 2
+    missing: list[str] = field(default_factory=list)
     extra_copies: list[tuple[Path, Path]] = field(default_factory=list)  # (from, to) non-source
     build_files: list[Target] = field(default_factory=list)  # CMakeLists.txt, *.cmake, Makefile
     added_headers: list[str] = field(default_factory=list)  # local headers pulled in (project mode)
@@ -220,10 +222,11 @@ def discover(
             add_build(path)
         elif path.is_file():
             add(path, explicit=True)
+        # named on the command line: as much an error as a path that is not there
         elif path.is_symlink():
-            result.problems.append(f"{path}: {_bad_link(path)}")
+            result.missing.append(f"{path}: {_bad_link(path)}")
         else:
-            result.problems.append(f"{path}: not a regular file or folder")
+            result.missing.append(f"{path}: not a regular file or folder")
     return result
 
 

@@ -67,6 +67,8 @@ def report_json(reports: list[FileReport], summary: Summary) -> str:
             entry["error"] = report.error
         if report.written:
             entry["written"] = report.written
+        if report.diff:  # --diff: the unified diff, which plain output prints
+            entry["diff"] = report.diff
         entry["diagnostics"] = [d.to_dict() for d in report.diagnostics]
         entry["stats"] = report.stats.to_dict()
         files.append(entry)

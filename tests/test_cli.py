@@ -299,3 +299,45 @@ def test_python_m_and_console_script_agree(tree: Path) -> None:
     via_script = subprocess.run([script, str(tree / "kernel.cu"), "--stdout"], capture_output=True)
     assert via_script.returncode == 0
     assert via_script.stdout == via_m.stdout
+
+
+BLOB = b"\x7fELF\x00\x01\x02cudaMalloc"
+
+
+def test_binary_file_passes_through_stdout_and_output_dir(tree: Path, tmp_path: Path) -> None:
+    blob = tree / "blob.cu"
+    blob.write_bytes(BLOB)
+    printed = run_cli(str(blob), "--stdout")
+    assert printed.returncode == 0
+    assert printed.stdout == BLOB  # `--stdout > out.cu` never makes an empty file
+    assert b"blob.cu:1:1: warning: skipped" in printed.stderr
+    out = tmp_path / "out"
+    assert run_cli(str(tree), "-o", str(out)).returncode == 0
+    assert (out / "blob.cu").read_bytes() == BLOB
+    assert b"hipMalloc" in (out / "kernel.cu").read_bytes()
+
+
+def test_too_large_file_passes_through_stdout(tmp_path: Path) -> None:
+    big = tmp_path / "big.cu"
+    big.write_bytes(KERNEL * (2 * 1024 * 1024 // len(KERNEL) + 1))
+    printed = run_cli(str(big), "--stdout", "--max-file-size", "1")
+    assert printed.returncode == 0
+    assert printed.stdout == big.read_bytes()
+    assert b"larger than the 1 MB limit" in printed.stderr
+
+
+def test_explicit_broken_link_is_an_error(tmp_path: Path) -> None:
+    link = tmp_path / "gone.cu"
+    link.symlink_to(tmp_path / "nowhere.cu")
+    (tmp_path / "ok.cu").write_bytes(KERNEL)
+    result = run_cli(str(link), str(tmp_path / "ok.cu"), "--check")
+    assert result.returncode == 2
+    assert b"gone.cu: broken symbolic link" in result.stderr
+    assert b"would translate" in result.stderr  # the other file was still checked
+
+
+def test_diff_in_json_report(tree: Path) -> None:
+    result = run_cli(str(tree / "kernel.cu"), "--diff", "--report-format", "json")
+    entry = json.loads(result.stdout)["files"][0]
+    assert entry["diff"].startswith("---") and "+" in entry["diff"] and "hipMalloc" in entry["diff"]
+    assert (tree / "kernel.cu").read_bytes() == KERNEL

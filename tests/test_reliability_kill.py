@@ -121,7 +121,9 @@ def test_killed_at_random_points_every_file_is_whole(
         _wait_for_group(proc.pid)
         if sig == signal.SIGINT and proc.returncode == 130:
             interrupted += 1
-            assert b"hipify-py: interrupted: " in err and b"not processed" in err, err
+            # during the run: the summary of what was done and left; before the
+            # run began (still importing on a loaded machine): just the notice
+            assert b"hipify-py: interrupted" in err, err
         elif sig == signal.SIGINT:
             assert proc.returncode == 0, err  # it had finished before the signal came
         else:

@@ -135,6 +135,23 @@ def test_semantic_fixture(folder: Path) -> None:
         assert default.data != expected, "the default engine gets this right too"
 
 
+def test_precompiled_headers_change_no_answer() -> None:
+    from dataclasses import replace
+
+    from hipify_py.semantic import analyse
+
+    table = load_table()
+    for folder in DIRS:
+        setup = setup_for(folder, meta_of(folder))
+        assert setup.pch_dir
+        source = folder / "input.cu"
+        data = source.read_bytes()
+        with_pch = analyse(source, data, setup, table, Options())
+        without = analyse(source, data, replace(setup, pch_dir=""), table, Options())
+        assert with_pch == without, folder.name
+    assert list(Path(setup.pch_dir).glob("*.pch"))
+
+
 COMPILED = [d for d in DIRS if meta_of(d)["compile"] == "tu"]
 
 

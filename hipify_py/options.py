@@ -53,12 +53,18 @@ class Options:
     def cache_key(self) -> str:
         """Stable across processes (sets sorted: their order depends on the hash seed)."""
 
+        cached = self.__dict__.get("_cache_key")
+        if isinstance(cached, str):  # once per value: known_names can be large
+            return cached
+
         def stable(value: Any) -> str:
             if isinstance(value, frozenset | set):
                 return repr(sorted(value))
             return repr(value)
 
-        return repr(sorted((k, stable(v)) for k, v in self.__dict__.items()))
+        key = repr(sorted((k, stable(getattr(self, k))) for k in self.__dataclass_fields__))
+        object.__setattr__(self, "_cache_key", key)
+        return key
 
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> Options:

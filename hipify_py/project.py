@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .files import DEFAULT_EXTENSIONS, NO_EXCLUDES, Discovery, Excludes, Target, discover
@@ -48,12 +48,24 @@ class IncludeSearch:
 
     root: Path  # the project root: the ancestor search stops there
     include_dirs: tuple[Path, ...] = ()
+    # (name, quoted, includer's folder) -> the file: a tree's files include the
+    # same headers from the same folders (a run resolves each once)
+    _memo: dict[tuple[str, bool, Path], Path | None] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     @classmethod
     def make(cls, root: Path, include_dirs: Iterable[Path] = ()) -> IncludeSearch:
         return cls(root.resolve(), tuple(Path(d).resolve() for d in include_dirs))
 
     def resolve(self, name: str, quoted: bool, includer: Path) -> Path | None:
+        memo_key = (name, quoted, includer.parent if quoted else self.root)
+        if memo_key in self._memo:
+            return self._memo[memo_key]
+        found = self._memo[memo_key] = self._resolve(name, quoted, includer)
+        return found
+
+    def _resolve(self, name: str, quoted: bool, includer: Path) -> Path | None:
         folders: list[Path] = [includer.parent] if quoted else []
         folders += self.include_dirs
         if quoted:
@@ -76,7 +88,7 @@ def includes_of(
         except OSError:
             return []
     found = []
-    for match in _INCLUDE.finditer(data):
+    for match in _include_lines(data):
         quoted = match.group(1) is not None
         raw = match.group(1) if quoted else match.group(2)
         name = raw.decode("utf-8", errors="surrogateescape")
@@ -84,6 +96,20 @@ def includes_of(
         if resolved is not None:
             found.append((f'"{name}"' if quoted else f"<{name}>", resolved))
     return found
+
+
+def _include_lines(data: bytes) -> Iterator[re.Match[bytes]]:
+    """_INCLUDE's matches, tried only at the starts of lines holding 'include'
+    (finditer tries the ^-anchored regex at every offset of the file)."""
+    pos = data.find(b"include")
+    while pos != -1:
+        match = _INCLUDE.match(data, data.rfind(b"\n", 0, pos) + 1)
+        if match is not None:
+            yield match
+        end = data.find(b"\n", pos)
+        if end == -1:
+            return
+        pos = data.find(b"include", end)
 
 
 def local_includes(path: Path) -> list[tuple[str, Path]]:

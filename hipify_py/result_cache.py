@@ -91,6 +91,11 @@ class ResultCache:
             return None
         return value
 
+    def has(self, key: str) -> bool:
+        """Whether an entry is stored (not whether it is sound: get() checks that,
+        and a bad entry there is a miss)."""
+        return os.path.isfile(self._path(key))
+
     def put(self, key: str, value: Any) -> None:
         target = self._path(key)
         try:

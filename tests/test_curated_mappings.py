@@ -529,7 +529,7 @@ def test_curated_hip_names_of_hip_5_7_are_declared_by_the_hip_5_7_headers() -> N
 def test_curated_cuda_names_are_declared_by_the_cuda_12_4_headers() -> None:
     # the CUDA toolkit's own headers (this root's /usr/include also has HIP's)
     declared = _identifiers(
-        CUDA_INCLUDE, ("*.h", "*.hpp", "cooperative_groups", "crt", "nvtx3", "thrust")
+        CUDA_INCLUDE, ("*.h", "*.hpp", "cooperative_groups", "crt", "nvtx3", "thrust", "cub")
     )
     documented_elsewhere = {"nvtx3", "NVTX3_FUNC_RANGE", "NVTX3_FUNC_RANGE_IN"}  # nvtx3.hpp
     for r in _curated_rows():
@@ -571,3 +571,27 @@ def test_cublas_ex_api_before_hipblas_2_uses_hipblas_1_names() -> None:
     # a file where cuSPARSE takes cudaDataType too keeps hipDataType outside cuBLAS calls
     mixed = src.replace("void f(", "void g(cusparseHandle_t s) { cusparseCreate(&s); }\nvoid f(")
     assert "hipDataType t = HIP_R_16F;" in str(translate(mixed, hip_version="5.7").text)
+
+
+def test_cub_utilities_hipcub_lacks_are_reported() -> None:
+
+    src = (
+        "#include <cub/cub.cuh>\n"
+        "int f() { cub::SyncStream(0); cub::DeviceReduce::Sum(0, n, a, b, 1); "
+        "return cub::CurrentDevice(); }\n"
+    )
+    result = translate(src)
+    reported = {d.message.split()[0] for d in result.diagnostics if d.code == "HPY101"}
+    assert reported == {"cub::SyncStream", "cub::CurrentDevice"}
+    assert "hipcub::DeviceReduce::Sum" in str(result.text)
+    hints = " ".join(d.hint for d in result.diagnostics)
+    assert "hipStreamSynchronize" in hints and "hipGetDevice" in hints
+
+
+def test_cudeviceptr_warns_once_that_hip_makes_it_a_pointer() -> None:
+
+    result = translate("CUdeviceptr a, b;\nCUdeviceptr c = a + 16;\n")
+    warnings = [d for d in result.diagnostics if d.code == "HPY109"]
+    assert len(warnings) == 1 and warnings[0].line == 1
+    assert "the HIP type differs" in warnings[0].message and "void*" in warnings[0].message
+    assert "hipDeviceptr_t c = a + 16;" in str(result.text)

@@ -574,7 +574,8 @@ def _rename(
         ctx.report(
             D.SIGNATURE_CAUTION,
             start,
-            f"{name} -> {target}: the HIP signature differs; {caution}",
+            f"{name} -> {target}: the HIP "
+            f"{'signature' if row.kind == 'function' else 'type'} differs; {caution}",
             hint=row.hint,
             name=name,
             end=end,

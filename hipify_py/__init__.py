@@ -1,19 +1,55 @@
 """hipify-py: translate CUDA source code to HIP.
 
 >>> from hipify_py import translate
->>> translate("cudaMalloc(&p, n);").text
+>>> translate("cudaMalloc(&p, n);", insert_runtime_include=False).text
 'hipMalloc(&p, n);'
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-from .api import PathRun, Result, translate, translate_file, translate_paths
-from .diagnostics import Diagnostic, Severity
-from .engine import FileResult, translate_bytes
-from .options import Options
-from .table_cache import load_table
+# The public names are imported on first use (PEP 562): `python -m hipify_py`
+# and the console script start without loading the engine, so the CLI sets up
+# its Ctrl-C handling within milliseconds and `--version` / `--help` are quick.
+_EXPORTS = {
+    "PathRun": "api",
+    "Result": "api",
+    "translate": "api",
+    "translate_file": "api",
+    "translate_paths": "api",
+    "Diagnostic": "diagnostics",
+    "Severity": "diagnostics",
+    "FileResult": "engine",
+    "translate_bytes": "engine",
+    "Options": "options",
+    "load_table": "table_cache",
+}
+
+if TYPE_CHECKING:
+    from .api import PathRun, Result, translate, translate_file, translate_paths
+    from .diagnostics import Diagnostic, Severity
+    from .engine import FileResult, translate_bytes
+    from .options import Options
+    from .table_cache import load_table
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hipify_py' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
+
 
 __all__ = [
     "Diagnostic",

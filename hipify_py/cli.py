@@ -342,13 +342,34 @@ def diagnostics_command(codes: tuple[str, ...], write_docs: bool, check_docs: bo
 PROCESS_ENTRY = False
 
 
+class _Interrupted(BaseException):
+    """Ctrl-C before a run has installed its own handling (while importing,
+    reading the configuration, finding files).  Not a KeyboardInterrupt: click
+    would turn that into 'Aborted!' and a death by SIGINT."""
+
+
+def _interrupted_early(signum: int, frame: object) -> None:
+    raise _Interrupted
+
+
+def interruption() -> BaseException:
+    """What a Ctrl-C that aborts at once raises: in the hipify-py process one
+    main() reports with exit 130; called in process, a KeyboardInterrupt."""
+    return _Interrupted() if PROCESS_ENTRY else KeyboardInterrupt()
+
+
 def main() -> None:
     global PROCESS_ENTRY
     PROCESS_ENTRY = True
+    import contextlib
+    import signal
+
+    with contextlib.suppress(ValueError):  # not the main thread
+        signal.signal(signal.SIGINT, _interrupted_early)
     # A closed stdout (e.g. piped into `head`) is not an error worth a traceback.
     try:
         cli(prog_name="hipify-py")
-    except KeyboardInterrupt:  # a second Ctrl-C, or one outside a run
+    except (KeyboardInterrupt, _Interrupted):  # a second Ctrl-C, or one outside a run
         click.echo("\nhipify-py: interrupted", err=True)
         sys.exit(130)
     except BrokenPipeError:

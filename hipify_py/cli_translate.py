@@ -156,7 +156,9 @@ def _on_interrupt(stack: contextlib.ExitStack) -> None:
 
     def handler(signum: int, frame: Any) -> None:
         if runner.stop_requested():
-            raise KeyboardInterrupt
+            from .cli import interruption
+
+            raise interruption()
         runner.request_stop()
         with contextlib.suppress(OSError):
             os.write(2, b"\nhipify-py: stopping after the files in hand (Ctrl-C again to abort)\n")

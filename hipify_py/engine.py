@@ -248,7 +248,9 @@ def _translate(
         and present.isdisjoint(("asm", "__asm__", "__asm"))  # PTX in a macro-only header
         and not (facts is not None and (facts.notes or facts.edits))
     ):
-        return result  # nothing CUDA here: skip parsing altogether
+        # nothing CUDA here: skip parsing altogether (LineIndex's count of lines)
+        result.stats.lines_total = data.count(b"\n") + 1 if data else 0
+        return result
     parse_input = _parse_bytes(data, info)
     tree = parse(parse_input)
     lines = LineIndex(data)

@@ -385,3 +385,20 @@ def test_cuda_only_namespaces_and_attributes_are_reported_where_used() -> None:
     reported = sorted(d.name for d in result.diagnostics if d.code == "HPY101")
     assert reported == ["__grid_constant__", "cuda", "nvcuda"]
     assert "thrust::hip::par" in str(result.text)
+
+
+def test_lines_total_counts_files_without_cuda_too() -> None:
+    plain = translate("int x;\nint y;\n")
+    cuda = translate("cudaFree(p);\nint y;\n", insert_runtime_include=False)
+    assert plain.stats.lines_total == cuda.stats.lines_total == 3  # LineIndex counts the last
+    assert translate("").stats.lines_total == 0
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_runtime_include_never_lands_inside_a_continued_line(newline: str) -> None:
+    # fuzz finding: after "\\<newline>" the inserted line joined the line above
+    # (it was no directive), so a second run inserted it again
+    src = f"\\{newline}k<<<g, b>>>(x);{newline}"
+    once = translate(src).text
+    assert once == f"#include <hip/hip_runtime.h>{newline}{src}"
+    assert translate(once).text == once

@@ -339,14 +339,30 @@ def _guard_define(ctx: Context, ifdef: tree_sitter.Node) -> tree_sitter.Node | N
     return None
 
 
+def _continued(text: str, newline: int) -> bool:
+    """Whether the newline at ``newline`` is escaped by a backslash (a line
+    continuation: the next physical line belongs to the same logical line)."""
+    before = newline - 1 if newline > 0 and text[newline - 1] == "\r" else newline
+    return before > 0 and text[before - 1] == "\\"
+
+
 def _line_start(ctx: Context, offset: int) -> int:
-    start = ctx.text.rfind("\n", 0, offset) + 1
+    """The start of the logical line holding offset: a line inserted in the
+    middle of one continued with backslashes would join it."""
+    text = ctx.text
+    start = text.rfind("\n", 0, offset) + 1
+    while start > 0 and _continued(text, start - 1):
+        start = text.rfind("\n", 0, start - 1) + 1
     return 3 if start == 0 and ctx.info.bom else start  # never before the BOM
 
 
 def _line_end(ctx: Context, offset: int) -> int:
-    """Offset just past the newline that ends the line containing offset-1."""
-    if offset > 0 and ctx.text[offset - 1] == "\n":
+    """Offset just past the newline that ends the logical line containing
+    offset-1."""
+    text = ctx.text
+    if offset > 0 and text[offset - 1] == "\n" and not _continued(text, offset - 1):
         return offset
-    nl = ctx.text.find("\n", offset)
-    return len(ctx.text) if nl == -1 else nl + 1
+    nl = text.find("\n", offset)
+    while nl != -1 and _continued(text, nl):
+        nl = text.find("\n", nl + 1)
+    return len(text) if nl == -1 else nl + 1

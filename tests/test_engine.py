@@ -402,3 +402,16 @@ def test_runtime_include_never_lands_inside_a_continued_line(newline: str) -> No
     once = translate(src).text
     assert once == f"#include <hip/hip_runtime.h>{newline}{src}"
     assert translate(once).text == once
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["cufile.h", "cutlass/gemm/device/gemm.h", "cute/tensor.hpp", "nvfunctional",
+     "cudnn_frontend.h", "cusparseLt.h", "cutensor.h"],
+)
+def test_nvidia_only_library_headers_are_reported(header: str) -> None:
+    src = f"#include <{header}>\n__global__ void k() {{}}\n"
+    result = translate(src, insert_runtime_include=False)
+    assert result.text == src
+    [diagnostic] = [d for d in result.diagnostics if d.code == "HPY201"]
+    assert header in diagnostic.message and diagnostic.line == 1 and diagnostic.hint

@@ -595,3 +595,10 @@ def test_cudeviceptr_warns_once_that_hip_makes_it_a_pointer() -> None:
     assert len(warnings) == 1 and warnings[0].line == 1
     assert "the HIP type differs" in warnings[0].message and "void*" in warnings[0].message
     assert "hipDeviceptr_t c = a + 16;" in str(result.text)
+
+
+def test_cuda_launch_kernel_ex_template_is_reported_with_a_launch_hint() -> None:
+    result = translate("void f(cudaLaunchConfig_t* c) { cudaLaunchKernelEx(c, k, 1); }\n")
+    [row] = [d for d in result.diagnostics if "cudaLaunchKernelEx" in d.message]
+    assert row.code == "HPY101" and "<<<" in row.hint
+    assert "cudaLaunchKernelEx(c, k, 1)" in str(result.text)

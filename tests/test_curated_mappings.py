@@ -532,6 +532,8 @@ def test_curated_cuda_names_are_declared_by_the_cuda_12_4_headers() -> None:
         CUDA_INCLUDE, ("*.h", "*.hpp", "cooperative_groups", "crt", "nvtx3", "thrust", "cub")
     )
     documented_elsewhere = {"nvtx3", "NVTX3_FUNC_RANGE", "NVTX3_FUNC_RANGE_IN"}  # nvtx3.hpp
+    # predefined by nvcc itself (its documentation), never spelled in a header
+    documented_elsewhere |= {"__NVCC__"}
     for r in _curated_rows():
         if r.library != "nccl" and r.cuda not in documented_elsewhere and not r.cuda_removed:
             # a scoped row (thrust::cuda) names its last part
@@ -602,3 +604,14 @@ def test_cuda_launch_kernel_ex_template_is_reported_with_a_launch_hint() -> None
     [row] = [d for d in result.diagnostics if "cudaLaunchKernelEx" in d.message]
     assert row.code == "HPY101" and "<<<" in row.hint
     assert "cudaLaunchKernelEx(c, k, 1)" in str(result.text)
+
+
+def test_nvcc_predefined_macros_are_reported_or_mapped() -> None:
+    src = (
+        "#if defined(__NVCC__) || defined(__CUDACC_RTC__)\n#endif\n"
+        "#if __CUDACC_VER_MAJOR__ >= 11\n#endif\n#ifdef __CUDACC_EXTENDED_LAMBDA__\n#endif\n"
+    )
+    result = translate(src)
+    assert "defined(__HIPCC_RTC__)" in str(result.text)
+    reported = {d.message.split()[0] for d in result.diagnostics if d.code == "HPY101"}
+    assert reported == {"__NVCC__", "__CUDACC_VER_MAJOR__", "__CUDACC_EXTENDED_LAMBDA__"}

@@ -21,7 +21,7 @@ import hashlib
 import os
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -555,20 +555,23 @@ class _Walk:
         start = extent.start.offset
         self.expansions[start] = _Expansion(start, extent.end.offset, cursor.spelling)
 
-    def _source(self, macro: _Macro, name: str) -> _Macro | None:
-        """The macro whose body spells ``name``: ``macro`` or one its body uses."""
+    def _used_macros(self, macro: _Macro) -> Iterator[_Macro]:
+        """``macro``, then the macros its body uses, directly or through others
+        (breadth first, each once)."""
         seen = {macro.name}
         queue = [macro]
         while queue:
             current = queue.pop(0)
-            if name in current.body:
-                return current
+            yield current
             for word in sorted(current.body):
                 inner = self.macros.get(word)
                 if inner is not None and word not in seen:
                     seen.add(word)
                     queue.append(inner)
-        return None
+
+    def _source(self, macro: _Macro, name: str) -> _Macro | None:
+        """The macro whose body spells ``name``: ``macro`` or one its body uses."""
+        return next((m for m in self._used_macros(macro) if name in m.body), None)
 
     def _body_token(self, macro: _Macro, name: str) -> int | None:
         """The offset of ``name`` in the body of a macro of this file, when the
@@ -581,10 +584,7 @@ class _Walk:
     def _pasted(self, macro: _Macro, produced: str) -> bool:
         """A CUDA name no macro body spells: made by ``prefix##...`` in
         ``macro`` or a macro its body uses."""
-        seen = {macro.name}
-        queue = [macro]
-        while queue:
-            current = queue.pop(0)
+        for current in self._used_macros(macro):
             tokens = current.tokens
             for index in range(1, len(tokens) - 1):
                 if tokens[index][0] != "##":
@@ -593,11 +593,6 @@ class _Walk:
                 if left not in current.params and produced.startswith(left) and left != produced:
                     self.pasted[(current.name, tokens[index - 1][1])].add(produced)
                     return True
-            for word in sorted(current.body):
-                inner = self.macros.get(word)
-                if inner is not None and word not in seen:
-                    seen.add(word)
-                    queue.append(inner)
         return False
 
     def _place(self, macro: _Macro) -> str:

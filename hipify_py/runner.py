@@ -200,16 +200,21 @@ def process(
             report.status = Status.ERROR
             report.error = f"cannot write: {_reason(exc)}; the file was left as it was"
     elif job.mode is Mode.OUTPUT_DIR and target.output is not None:
-        try:
-            target.output.parent.mkdir(parents=True, exist_ok=True)
-            current = _read_or_none(target.output)
-            if current != result.data:
-                atomic_write(target.output, result.data, like=target.real, durable=False)
-            report.written = str(target.output)
-        except OSError as exc:
-            report.status = Status.ERROR
-            report.error = f"cannot write {target.output}: {_reason(exc)}"
+        _write_output(target, target.output, result.data, report)
     return report
+
+
+def _write_output(target: Target, output: Path, data: bytes, report: FileReport) -> None:
+    """-o: write ``data`` to the file's place in the output folder, unless it
+    already holds exactly that."""
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        if _read_or_none(output) != data:
+            atomic_write(output, data, like=target.real, durable=False)
+        report.written = str(output)
+    except OSError as exc:
+        report.status = Status.ERROR
+        report.error = f"cannot write {output}: {_reason(exc)}"
 
 
 def _pass_through(target: Target, job: Job, data: bytes, report: FileReport) -> None:
@@ -219,14 +224,7 @@ def _pass_through(target: Target, job: Job, data: bytes, report: FileReport) -> 
     if job.mode is Mode.STDOUT:
         report.output = data
     elif job.mode is Mode.OUTPUT_DIR and target.output is not None:
-        try:
-            target.output.parent.mkdir(parents=True, exist_ok=True)
-            if _read_or_none(target.output) != data:
-                atomic_write(target.output, data, like=target.real, durable=False)
-            report.written = str(target.output)
-        except OSError as exc:
-            report.status = Status.ERROR
-            report.error = f"cannot write {target.output}: {_reason(exc)}"
+        _write_output(target, target.output, data, report)
 
 
 def _too_large(target: Target, size: int, limit: int) -> FileReport:

@@ -38,6 +38,7 @@ _FUNCTION_BEFORE = re.compile(rb"^(?:[^;{}]*[;{}])?[ \t]*[A-Za-z_][\w:<>,*& \t]*
 _WORD_CHAR = re.compile(rb"[A-Za-z0-9_$]")
 # `static const int NAME`, `(float* NAME`, `, NAME =` (a later declarator of a list)
 _DECLARATOR_BEFORE = re.compile(rb"(?:(?:^|[(,;{])[ \t]*(?:[A-Za-z_][\w:<>]*[ \t*&]+)+|,[ \t]*)$")
+_CONVERSION_BEFORE = re.compile(rb"(?<![A-Za-z0-9_$])operator[ \t]*(?:::[ \t]*)?$")
 _NOT_A_TYPE = (b"return", b"else", b"case", b"goto", b"throw", b"new", b"delete", b"co_return")
 
 
@@ -57,6 +58,10 @@ def is_defined(data: bytes, name: bytes) -> bool:
         if after.startswith((b"::", b"<")):
             # `typedef cub::BlockScan<...> Scan;`, `texture<float> t;`: a
             # qualifier or a template in use, not what is being defined
+            pos = data.find(name, pos + size)
+            continue
+        if _CONVERSION_BEFORE.search(before):
+            # `operator ::cudaAccessProperty()`: a conversion to the type, used
             pos = data.find(name, pos + size)
             continue
         if _TYPE_BEFORE.search(before):

@@ -415,3 +415,19 @@ def test_nvidia_only_library_headers_are_reported(header: str) -> None:
     assert result.text == src
     [diagnostic] = [d for d in result.diagnostics if d.code == "HPY201"]
     assert header in diagnostic.message and diagnostic.line == 1 and diagnostic.hint
+
+
+def test_conversion_operator_type_is_renamed_after_an_unknown_macro() -> None:
+    # libcu++ (cupy's vendored CCCL): recovery reads the type as a member name
+    src = (
+        "struct normal {\n"
+        "  [[nodiscard]] _CCCL_API constexpr operator ::cudaAccessProperty() const noexcept\n"
+        "  { return ::cudaAccessProperty::cudaAccessPropertyNormal; }\n"
+        "  operator cudaStream_t() const;\n"
+        "  int cudaMalloc;\n"
+        "};\n"
+    )
+    out = str(translate(src, insert_runtime_include=False).text)
+    assert "operator ::hipAccessProperty()" in out and "operator hipStream_t()" in out
+    assert "::hipAccessProperty::hipAccessPropertyNormal" in out
+    assert "int cudaMalloc;" in out  # a member named like the API stays

@@ -75,6 +75,9 @@ KERNEL_WORDS = frozenset(
 RUNTIME_LIBRARIES = frozenset({"runtime", "driver", "device"})
 
 _CODE_NODES = frozenset({"identifier", "type_identifier", "namespace_identifier"})
+# what classify() may call code: also a conversion operator's type that error
+# recovery read as a member name (field_identifier, only after `operator`)
+_CODE_TOKENS = _CODE_NODES | {"field_identifier"}
 _STRING_NODES = frozenset(
     {
         "string_literal",
@@ -247,6 +250,12 @@ class Scanner:
                 # `"`: lex the unparsed region to see what the token really is
                 return self._lexed(parent, start, end, "code"), node
             return "code", node
+        if kind == "field_identifier" and _CONVERSION_TYPE.search(
+            self.ctx.text, max(0, start - 40), start
+        ):
+            # `operator ::cudaAccessProperty()` after a macro tree-sitter does
+            # not know: recovery reads the type as a member function's name
+            return "code", node
         if kind == "comment":
             return "comment", node
         if kind in _STRING_NODES:
@@ -276,6 +285,10 @@ class Scanner:
             if directive is not None and self.ctx.node_text(directive).strip() in _TEXT_DIRECTIVES:
                 return "text"
         return self._lexed(node, start, end, "macro")
+
+
+# the text before a conversion operator's type: `operator T`, `operator ::T`
+_CONVERSION_TYPE = re.compile(r"(?<![\w$])operator\s*(?:::\s*)?\Z")
 
 
 def _namespace_context(node: tree_sitter.Node) -> bool:
@@ -440,7 +453,7 @@ def run(ctx: Context) -> None:
         name = row.cuda
         end = start + len(_token_of(name))
         where, node = scanner.classify(start, end)
-        if where == "code" and node is not None and node.type in _CODE_NODES:
+        if where == "code" and node is not None and node.type in _CODE_TOKENS:
             if row.kind == "namespace" and (
                 not _namespace_context(node) or ("::" not in name and _nested(ctx.text, start))
             ):

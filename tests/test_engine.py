@@ -431,3 +431,17 @@ def test_conversion_operator_type_is_renamed_after_an_unknown_macro() -> None:
     assert "operator ::hipAccessProperty()" in out and "operator hipStream_t()" in out
     assert "::hipAccessProperty::hipAccessPropertyNormal" in out
     assert "int cudaMalloc;" in out  # a member named like the API stays
+
+
+def test_return_type_after_an_unknown_macro_in_a_class_is_renamed() -> None:
+    # recovery reads `MACRO cudaError_t f(...)` in a class as a member named cudaError_t
+    src = (
+        "struct S {\n"
+        "  _CCCL_HOST_DEVICE cudaError_t map_to_buffer(void* d, size_t n);\n"
+        "  _CCCL_HIDE_FROM_ABI cudaError_t\n  MaxGridDimX(int& x) const;\n"
+        "  cudaStream_t cudaStream __attribute__((aligned(8)));\n"
+        "};\n"
+    )
+    out = str(translate(src, insert_runtime_include=False).text)
+    assert out.count("hipError_t") == 2 and "cudaError_t" not in out
+    assert "hipStream_t cudaStream __attribute__" in out  # the member's name stays

@@ -76,7 +76,12 @@ cuda_like = st.lists(st.sampled_from(CUDA_NAMES + PLAIN_WORDS + PUNCT + TRIVIA),
 plain_cpp = st.lists(
     st.sampled_from(PLAIN_WORDS + PUNCT + ["// c\n", "/* c */", '"s"']), max_size=60
 ).map("".join)
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# derandomize: the same examples on every run, so CI never fails on a new random
+# draw; fuzz/fuzz_engine.py explores (random, at scale) and docs/reliability.md
+# records what it finds
+SETTINGS = settings(
+    max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @SETTINGS
@@ -164,7 +169,9 @@ def _nested(draw: st.DrawFn, depth: int = 0) -> str:
 
 
 nested = st.lists(_nested(), min_size=1, max_size=4).map("".join)
-FUZZ = settings(max_examples=120, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=120, deadline=2000, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 _COMMENT = re.compile(rb"/\*(?:(?!\*/).)*\*/", re.DOTALL)

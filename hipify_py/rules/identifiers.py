@@ -250,11 +250,7 @@ class Scanner:
                 # `"`: lex the unparsed region to see what the token really is
                 return self._lexed(parent, start, end, "code"), node
             return "code", node
-        if kind == "field_identifier" and _CONVERSION_TYPE.search(
-            self.ctx.text, max(0, start - 40), start
-        ):
-            # `operator ::cudaAccessProperty()` after a macro tree-sitter does
-            # not know: recovery reads the type as a member function's name
+        if kind == "field_identifier" and _type_read_as_member(self.ctx.text, start, end):
             return "code", node
         if kind == "comment":
             return "comment", node
@@ -289,6 +285,38 @@ class Scanner:
 
 # the text before a conversion operator's type: `operator T`, `operator ::T`
 _CONVERSION_TYPE = re.compile(r"(?<![\w$])operator\s*(?:::\s*)?\Z")
+# a member's name is followed by `;`, `=`, `[`, `(`, `{`, `:` or `,`, or by one
+# of these words; any other word means the "member" was a type
+_NEXT_WORD = re.compile(r"\s*([A-Za-z_]\w*)")
+_AFTER_MEMBER = frozenset(
+    {
+        "__attribute__",
+        "__declspec",
+        "alignas",
+        "const",
+        "volatile",
+        "override",
+        "final",
+        "noexcept",
+        "asm",
+        "__asm__",
+        "throw",
+        "requires",
+        "mutable",
+    }
+)
+
+
+def _type_read_as_member(text: str, start: int, end: int) -> bool:
+    """Is this field_identifier a type that tree-sitter's recovery read as a
+    member name?  In a class, a macro it does not know before the return type
+    (`_CCCL_HOST_DEVICE cudaError_t f();`) makes the type the "member", and
+    `operator ::cudaAccessProperty()` after such a macro makes the converted-to
+    type the member function's name."""
+    if _CONVERSION_TYPE.search(text, max(0, start - 40), start):
+        return True
+    following = _NEXT_WORD.match(text, end)
+    return following is not None and following.group(1) not in _AFTER_MEMBER
 
 
 def _namespace_context(node: tree_sitter.Node) -> bool:

@@ -34,6 +34,12 @@ def _versions(row: Row, prefix: str) -> str:
         value = getattr(row, f"{prefix}_{label}", "")
         if value:
             parts.append(f"{label} {value}")
+    if prefix == "hip":
+        # the names other releases spell it with
+        if row.older_hip and row.older_until:
+            parts.append(f"before {row.older_until}: `{row.older_hip}`")
+        if row.newer_hip:
+            parts.append(f"from {row.newer_from}: `{row.newer_hip}`")
     return ", ".join(parts)
 
 

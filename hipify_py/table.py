@@ -44,6 +44,7 @@ VERSION_FIELDS = (
     "hip_removed",
     "hip_experimental",
     "older_until",
+    "newer_from",
     "roc_added",
     "roc_deprecated",
     "roc_changed",
@@ -61,6 +62,7 @@ TEXT_FIELDS = (
     "hip_header",
     "caution",
     "older_hip",
+    "newer_hip",
 )
 ROW_FIELDS = frozenset(
     (
@@ -112,6 +114,10 @@ class Row(NamedTuple):
     # and inside the calls ``older_in_call`` names (call prefix, name) apply
     older_hip: str = ""
     older_until: str = ""
+    # from HIP ``newer_from`` on the name is ``newer_hip`` (hipBLAS 3 of ROCm
+    # 7.0 folds hipblasCaxpy_v2 back into hipblasCaxpy)
+    newer_hip: str = ""
+    newer_from: str = ""
     cuda_added: str = ""
     cuda_deprecated: str = ""
     cuda_changed: str = ""
@@ -361,6 +367,8 @@ def _parse_row(
             f"{where}: row {name!r}: status {status!r} contradicts hip {hip!r} "
             "(a row is 'unsupported' exactly when it has no HIP name)"
         )
+    if bool(values["newer_hip"]) != bool(values["newer_from"]):
+        raise TableError(f"{where}: row {name!r}: newer_hip and newer_from go together")
     override = data.get("override", False)
     if not isinstance(override, bool):
         raise TableError(f"{where}: row {name!r}: override must be true or false")
@@ -378,6 +386,7 @@ def _parse_row(
         hip_header=values["hip_header"],
         caution=values["caution"],
         older_hip=values["older_hip"],
+        newer_hip=values["newer_hip"],
         in_call=_in_call(data.get("in_call"), where, name),
         arg_casts=_int_keyed(data.get("arg_casts"), where, name, "arg_casts"),
         arg_wraps=_int_keyed(data.get("arg_wraps"), where, name, "arg_wraps"),
@@ -622,7 +631,7 @@ def _check_idempotent(names: Mapping[str, Row]) -> None:
     idempotent.
     """
     for row in names.values():
-        for target in (row.hip, row.roc):
+        for target in (row.hip, row.roc, row.older_hip, row.newer_hip):
             if target and target != row.cuda:
                 other = names.get(target)
                 if other is not None and other.hip not in (None, target):

@@ -820,6 +820,11 @@ def _versions(row: Row, side: str) -> tuple[str, str]:
     return row.hip_added, row.hip_removed
 
 
+def _at_or_after(version: Version | None, switch: str) -> bool:
+    """The headers are of HIP ``switch`` or newer (unknown headers: not)."""
+    return bool(switch) and version is not None and version >= parse_version(switch)
+
+
 def release_of(table: MappingTable, scan: HeaderScan, library: str) -> tuple[Version | None, str]:
     """The ROCm release of one library's headers (``hipsolver``), with a note saying
     where it comes from: its version macros and providers.yaml, else HIP's version."""
@@ -897,13 +902,22 @@ def verify(
         if wanted and row.library not in wanted:
             continue
         if row.hip:
-            checks.append(hip_check(row, "hip", row.hip))
+            # the names a row emits at the headers' HIP version: a newer HIP's
+            # rename (newer_hip) or an older HIP's name (older_hip) instead of
+            # ``hip`` where that version is past its switch
+            newer = _at_or_after(hip.version, row.newer_from)
+            older = bool(row.older_until) and not _at_or_after(hip.version, row.older_until)
+            main = row.newer_hip if newer else row.hip
+            checks.append(hip_check(row, "hip", main))
             # the names a row emits in some calls: by arity, inside other calls
             olders = ((row.older_hip,) if row.older_hip else ()) + tuple(
                 name for _, name in row.older_in_call
             )
-            for variant in (*(v for _, v in (*row.by_arity, *row.in_call)), *olders):
-                if variant:
+            variants = [v for _, v in (*row.by_arity, *row.in_call)]
+            if older or hip.version is None:
+                variants += olders
+            for variant in variants:
+                if variant and variant != main:
                     checks.append(hip_check(row, "hip", variant))
         if row.roc:
             checks.append(hip_check(row, "roc", row.roc))

@@ -188,12 +188,14 @@ def test_bf16_names_hip_5_7_lacks_stay_unsupported() -> None:
     assert row("__float2bfloat16_rn").hip == "__float2bfloat16"  # same rounding
     assert row("__nv_bfloat16_raw").hip is None and row("__nv_bfloat16_raw").hint
     assert row("__bfloat162int_rn").hip is None
-    # ROCm 6.2's hip_bf16.h has them: gated by version, with the 5.7 spelling as a hint
+    # documented for ROCm 6.2, but not declared by HIP 5.7.1, 6.4.3 or 7.2.4:
+    # reported on every release, with the spelling they all have as the hint
     for name in ("__floats2bfloat162_rn", "__float2bfloat162_rn"):
-        assert row(name).hip == name and row(name).hip_added == "6.2.0" and row(name).hint
-    result = translate("__device__ __nv_bfloat162 f(float a) { return __float2bfloat162_rn(a); }\n", hip_version="5.7")
-    (gate,) = [d for d in result.diagnostics if d.code == "HPY103"]
-    assert "__float2bfloat162_rn needs HIP >= 6.2" in gate.message and "__bfloat162bfloat162" in gate.hint
+        assert row(name).hip is None and "bfloat162(__float2bfloat16(" in row(name).hint
+    for version in ("5.7", "7.2"):
+        result = translate("__device__ __nv_bfloat162 f(float a) { return __float2bfloat162_rn(a); }\n", hip_version=version)
+        (report,) = [d for d in result.diagnostics if d.code == "HPY101"]
+        assert "__float2bfloat162_rn has no HIP equivalent" in report.message and "__bfloat162bfloat162" in report.hint
 
 
 def test_bf16_kernel() -> None:
@@ -535,7 +537,8 @@ def test_curated_cuda_names_are_declared_by_the_cuda_12_4_headers() -> None:
     # predefined by nvcc itself (its documentation), never spelled in a header
     documented_elsewhere |= {"__NVCC__"}
     for r in _curated_rows():
-        if r.library != "nccl" and r.cuda not in documented_elsewhere and not r.cuda_removed:
+        # cuDNN and NCCL headers are not part of the toolkit (no such root here)
+        if r.library not in ("nccl", "dnn") and r.cuda not in documented_elsewhere and not r.cuda_removed:
             # a scoped row (thrust::cuda) names its last part
             assert r.cuda.rsplit("::", 1)[-1] in declared, f"{r.origin}: {r.cuda}"
 
@@ -615,3 +618,35 @@ def test_nvcc_predefined_macros_are_reported_or_mapped() -> None:
     assert "defined(__HIPCC_RTC__)" in str(result.text)
     reported = {d.message.split()[0] for d in result.diagnostics if d.code == "HPY101"}
     assert reported == {"__NVCC__", "__CUDACC_VER_MAJOR__", "__CUDACC_EXTENDED_LAMBDA__"}
+
+
+def test_hipblas_3_names_from_hip_7() -> None:
+    """hipBLAS 3 (ROCm 7.0) removed the _v2 names: its plain names take the
+    hipBLAS 2 _v2 signatures.  Each HIP release gets the names it declares."""
+    src = (
+        "#include <cublas_v2.h>\n"
+        "void f(cublasHandle_t h, cuComplex* x, const void* a, void* c, float al) {\n"
+        "  cublasCaxpy(h, 4, x, x, 1, x, 1);\n"
+        "  cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, 4, 4, 4, &al, a, CUDA_R_16F, 4, a, CUDA_R_16F,"
+        " 4, &al, c, CUDA_R_32F, 4, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n}\n"
+    )
+    by_version = {v: str(translate(src, hip_version=v).text) for v in ("5.7", "6.4", "7.0", "7.2")}
+    assert "hipblasCaxpy_v2(h, 4" in by_version["6.4"] and "hipblasGemmEx_v2(h" in by_version["6.4"]
+    for version in ("7.0", "7.2"):
+        assert "hipblasCaxpy(h, 4" in by_version[version], by_version[version]
+        assert "hipblasGemmEx(h, HIPBLAS_OP_T" in by_version[version]
+        assert "_v2" not in by_version[version]
+        assert "HIP_R_16F, 4, &al, c, HIP_R_32F, 4, HIPBLAS_COMPUTE_32F" in by_version[version]
+    assert "HIPBLAS_R_16F" in by_version["5.7"]  # hipBLAS 1.x names below 6.0
+    result = translate(src, hip_version="7.2")
+    assert not [d for d in result.diagnostics if d.code in ("HPY101", "HPY102")], result.diagnostics
+    # translating the 7.2 output again changes nothing
+    assert str(translate(by_version["7.2"], hip_version="7.2").text) == by_version["7.2"]
+
+
+def test_every_hipblas_v2_row_has_its_hip_7_name() -> None:
+    v2 = [r for r in table().names.values() if r.library == "blas" and r.hip and re.search(r"_v2(_64)?$", r.hip)]
+    assert len(v2) > 300
+    for r in v2:
+        assert r.newer_from == "7.0.0" and r.hip_removed == "7.0.0", r.origin
+        assert r.newer_hip == re.sub(r"_v2(_64)?$", lambda m: m.group(1) or "", r.hip), r.origin

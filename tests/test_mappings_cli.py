@@ -214,6 +214,40 @@ def _real_paths() -> tuple[str, str]:
     return hip, cuda
 
 
+# The HIP releases the tables are verified against, each from its own root
+# (hip_smoke/toolchain/provision.sh amd-X.Y): the variable holding its header
+# paths (include_paths.sh amd-X.Y ROOT).
+RELEASE_ENVS = {"5.7": HIP_ENV, "6.4": "HIPIFY_PY_HIP_INCLUDE_6_4", "7.2": "HIPIFY_PY_HIP_INCLUDE_7_2"}
+
+
+@pytest.mark.parametrize("release", sorted(RELEASE_ENVS))
+def test_every_name_emitted_for_a_release_is_declared_by_it(release: str) -> None:
+    """For each HIP release: every name the tables emit when targeting it (the
+    newer_hip / older_hip of rows whose names changed) is declared by its headers."""
+    hip, cuda = os.environ.get(RELEASE_ENVS[release], ""), os.environ.get(CUDA_ENV, "")
+    if not (hip and cuda):
+        message = (
+            f"{RELEASE_ENVS[release]} / {CUDA_ENV} not set: the real HIP {release} / CUDA 12.4 "
+            f"headers; provision them with hip_smoke/toolchain/provision.sh amd-{release}"
+        )
+        if os.environ.get(REQUIRE_ENV) == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    result = run_cli(
+        "mappings", "verify", "--hip-include", hip, "--cuda-include", cuda, "--format", "json"
+    )
+    doc = json.loads(out(result))
+    assert doc["hip_headers"]["version"].startswith(release + "."), doc["hip_headers"]["version"]
+    assert doc["summary"]["hip"]["runtime"]["ok"] > 500  # the scan found the runtime
+    failures = "\n".join(
+        f"{f['origin']}: {f['cuda']} -> {f['name']} ({f['side']}): {f['detail']}"
+        for f in doc["failures"]
+    )
+    assert result.returncode == 0 and not doc["failures"], (
+        f"HIP {release}: {len(doc['failures'])} emitted names are not declared:\n{failures}"
+    )
+
+
 def test_tables_verify_against_the_real_headers() -> None:
     """A row naming something HIP 5.7.1 / CUDA 12.4 do not declare fails here."""
     hip, cuda = _real_paths()

@@ -541,6 +541,14 @@ def _rename(
     )
     if older and row.older_hip:
         target = row.older_hip
+    # a newer HIP renamed the HIP name (hipBLAS 3: hipblasCaxpy_v2 -> hipblasCaxpy)
+    newer = (
+        not using_roc
+        and bool(row.newer_from)
+        and cached_version(row.newer_from) <= ctx.target_hip
+    )
+    if newer:
+        target = row.newer_hip
     if (row.in_call or (older and row.older_in_call)) and not using_roc:
         target = (
             (_in_call_name(row, node, ctx, older) if node is not None else None)
@@ -571,7 +579,7 @@ def _rename(
         # `sqrt`, `max`, `sync`: the same word in HIP as in CUDA and in plain
         # C++, so there is nothing to migrate, count or gate by version
         return
-    gated = not (older and (row.older_hip or target != row.hip))
+    gated = not newer and not (older and (row.older_hip or target != row.hip))
     if gated and not using_roc and row.hip_added and cached_version(row.hip_added) > ctx.target_hip:
         ctx.stats.unconverted[name] += 1
         ctx.stats.unconverted_library[row.library] += 1
@@ -587,7 +595,24 @@ def _rename(
             end=end,
         )
         return
-    if not using_roc and row.hip_removed and cached_version(row.hip_removed) <= ctx.target_hip:
+    if using_roc and row.roc_removed and cached_version(row.roc_removed) <= ctx.target_hip:
+        ctx.stats.unconverted[name] += 1
+        ctx.stats.unconverted_library[row.library] += 1
+        ctx.report(
+            D.UNSUPPORTED_API,
+            start,
+            f"{name} -> {target} was removed in ROCm {row.roc_removed}; left unchanged",
+            hint=row.hint or "port this use by hand",
+            name=name,
+            end=end,
+        )
+        return
+    if (
+        not using_roc
+        and not newer
+        and row.hip_removed
+        and cached_version(row.hip_removed) <= ctx.target_hip
+    ):
         ctx.stats.unconverted[name] += 1
         ctx.stats.unconverted_library[row.library] += 1
         ctx.report(

@@ -182,9 +182,10 @@ def _run_translate(
     explicit: set[str] | None,
     stack: contextlib.ExitStack,
 ) -> int:
-    flags = _with_format(flags, explicit)
-    if isinstance(flags, str):
-        return _fail(flags)
+    formatted = _with_format(flags, explicit)
+    if isinstance(formatted, str):
+        return _fail(formatted)
+    flags = formatted
     from .cli_stdin import reads_stdin, run_stdin
 
     if reads_stdin(paths, flags):

@@ -59,8 +59,6 @@ def run_stdin(flags: dict[str, Any], explicit: set[str]) -> int:
             return _fail(f"{flag} does not apply to `-` (stdin)")
     if name is not None and build_kind(name) is not None:
         return _fail(f"{name}: build files are not read from stdin; name the file instead")
-    if (flags.get("engine") or "default") == "clang":
-        return _fail("--engine clang reads the file from disk: it cannot translate stdin")
     if not (flags["show_diff"] or flags["check"]):
         flags = {**flags, "to_stdout": True}  # `hipify-py -` implies --stdout, as black
     mode = _mode(flags)
@@ -93,6 +91,7 @@ def run_stdin(flags: dict[str, Any], explicit: set[str]) -> int:
         max_bytes=int((flags.get("max_file_size") or 0) * 1024 * 1024),
         excluded=excluded,
         use_cache=not flags["no_cache"],
+        clang=clang,
     )
     if flags["list_asm"]:
         return _list_asm([report])
@@ -119,8 +118,12 @@ def translate_stdin(
     max_bytes: int = 0,
     excluded: bool = False,
     use_cache: bool = True,
+    clang: Any = None,
 ) -> FileReport:
-    """One report for the bytes of stdin, as runner.process makes for a file."""
+    """One report for the bytes of stdin, as runner.process makes for a file.
+    ``clang``: the semantic.ClangSetup of --engine clang, which parses the
+    bytes as the file ``name`` (its compile_commands.json entry; unnamed, a
+    .cu file in the current folder)."""
     from .engine import translate_bytes
     from .project_names import _scan_data, defined_names, scan_project
     from .result_cache import ResultCache
@@ -136,13 +139,19 @@ def translate_stdin(
         return report
     # the project's own CUDA-like helpers (CUDA_CHECK...) are not unknown API:
     # those of the buffer and, when it is named, of the local headers it includes
+    cache = ResultCache(table) if use_cache else None
     if name is not None:
-        cache = ResultCache(table) if use_cache else None
         known = scan_project([name], table.names, [_scan_data(name, data, table.names)], cache)
     else:
         known = frozenset(defined_names(data, table.names))
     options = options.with_changes(known_names=options.known_names | known)
-    result = translate_bytes(data, table, options)
+    if clang is not None:
+        from .semantic.translate import translate_file
+
+        path = name.absolute() if name is not None else Path.cwd() / "stdin.cu"
+        result = translate_file(path, data, table, options, clang, cache)
+    else:
+        result = translate_bytes(data, table, options)
     report = FileReport(display, Status.UNCHANGED, result.diagnostics, result.stats)
     if result.skipped is not None:  # not source text: passed through
         report.status = Status.SKIPPED

@@ -236,6 +236,24 @@ def test_stdin_list_asm(tmp_path: Path) -> None:
     assert result.stdout.startswith(b"lane.cu:2:")
 
 
+def test_stdin_with_the_clang_engine(tmp_path: Path) -> None:
+    from test_semantic import FIXTURES, cuda_include
+
+    include = cuda_include()  # skips where the CUDA headers are not provisioned
+    fixture = FIXTURES / "101-shadowed-cuda-names"
+    data = (fixture / "input.cu").read_bytes()
+    expected = (fixture / "expected.hip").read_bytes()
+    clang = ["--engine", "clang", "--cuda-path", str(include)]
+    for name in ([], ["--stdin-filename", "sim/shadow.cu"]):
+        result = run_cli("-", "-v", *clang, *name, input=data, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == expected
+        where = "sim/shadow.cu" if name else "-"
+        assert f"{where}:8:13: ".encode() in result.stderr  # HPY707: the project's own name
+    # the default engine cannot tell the project's names from CUDA's
+    assert run_cli("-", input=data, cwd=tmp_path).stdout != expected
+
+
 # ------------------------------------------------------------------ --config
 
 

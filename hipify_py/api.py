@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic
 from .engine import FileResult, translate_bytes
@@ -16,6 +16,9 @@ from .runner import DEFAULT_MAX_BYTES, FileReport, Job, Mode, remove_leftovers, 
 from .stats import Stats
 from .table import MappingTable
 from .table_cache import load_table
+
+if TYPE_CHECKING:
+    from .config import Config
 
 
 @dataclass
@@ -131,6 +134,7 @@ def translate_paths(
     config_excludes: Iterable[str] = (),
     include_dirs: Iterable[str | Path] = (),
     max_bytes: int = DEFAULT_MAX_BYTES,
+    config: Config | None = None,
 ) -> PathRun:
     """Plan the translation of files and folders (the function the CLI uses).
 
@@ -139,6 +143,8 @@ def translate_paths(
     file found from the first path (``[tool.hipify-py] exclude``).
     ``include_dirs``: where project mode looks up ``#include`` names.
     ``max_bytes``: larger files are skipped, unread, and reported (0: no limit).
+    ``config``: the configuration (a config.Config, e.g. from ``--config``)
+    instead of the one found above the first path.
 
     Raises files.DiscoveryError for unusable arguments (for example an output
     folder inside the input) and table.TableError for broken tables.
@@ -149,7 +155,8 @@ def translate_paths(
     paths_list = list(paths)
     extensions = tuple(extensions)
     excludes = tuple(excludes)
-    config = find_config(Path(paths_list[0])) if paths_list else None
+    if config is None and paths_list:
+        config = find_config(Path(paths_list[0]))
     anchored = Excludes()
     if config is not None:
         anchored = anchored.plus(config.root, config_excludes)

@@ -14,13 +14,15 @@ from typing import Any
 import click
 
 from . import __version__
+from .cli_options import config_file, diagnostic_filters, explicit_flags
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 _TRANSLATE_HELP = """Translate CUDA sources to HIP.
 
-PATHS are files or folders (searched recursively, honouring .gitignore).
-By default files are rewritten in place; see the write modes below.
+PATHS are files or folders (searched recursively, honouring .gitignore),
+or `-` for stdin.  By default files are rewritten in place; see the write
+modes below.
 
 \b
 Examples:
@@ -29,6 +31,7 @@ Examples:
   hipify-py src/ --diff                show what would change
   hipify-py src/ --check               CI: exit 1 if anything would change
   hipify-py src/ -o hip-src/           write a translated copy of the tree
+  hipify-py - < kernel.cu              translate stdin to stdout (editors)
 
 \b
 Exit codes: 0 ok; 1 --check found work, or unsupported CUDA APIs remain
@@ -42,6 +45,9 @@ LAZY_COMMANDS = {
     "check": ("hipify_py.cli_check", "check_command"),
     "report": ("hipify_py.cli_report", "report_command"),
 }
+
+
+_IMPLICIT = "hipify_py.translate_args"  # ctx.meta key: the arguments of `hipify-py PATHS...`
 
 
 class _Main(click.Group):
@@ -64,19 +70,30 @@ class _Main(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] in ("--help", "-h"):
             return super().parse_args(ctx, args)
-        if args and args[0] == "--version":
-            click.echo(f"hipify-py {__version__}")
-            ctx.exit(0)
         known = args and (
             args[0] in self.commands or (args[0] in LAZY_COMMANDS and _lazy_available(args[0]))
         )
         if not known:
-            args = ["translate", *args]
+            # translate, run by invoke() as the command the user typed
+            ctx.meta[_IMPLICIT] = list(args)
+            return []
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        args = ctx.meta.pop(_IMPLICIT, None)
+        if args is None:
+            return super().invoke(ctx)
+        # translate's context has no parent: its usage errors and help say
+        # `hipify-py [OPTIONS] [PATHS]...`, not a `translate` the user never typed
+        translate_cmd = self.commands["translate"]
+        with ctx, translate_cmd.make_context(ctx.info_name, args) as sub_ctx:
+            return translate_cmd.invoke(sub_ctx)
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         translate_cmd = self.commands["translate"]
-        sub_ctx = click.Context(translate_cmd, info_name=ctx.info_name, parent=None)
+        sub_ctx = click.Context(
+            translate_cmd, info_name=ctx.info_name, **translate_cmd.context_settings
+        )
         translate_cmd.format_help(sub_ctx, formatter)
         self.format_commands(ctx, formatter)
 
@@ -133,11 +150,19 @@ def cli() -> None:
     help="Print converted references by library and kind, unconverted names, lines changed.",
 )
 @click.option(
-    "--report-format",
+    "--format",
+    "form",
     type=click.Choice(["text", "json"]),
     default="text",
     show_default=True,
     help="json: print one JSON report (files, diagnostics, stats) on stdout.",
+)
+@click.option(
+    "--report-format",
+    "report_format",
+    type=click.Choice(["text", "json"]),
+    hidden=True,
+    help="The former name of --format.",
 )
 @click.option("--strict", is_flag=True, help="Exit 1 when unsupported CUDA APIs remain.")
 @click.option(
@@ -174,16 +199,7 @@ def cli() -> None:
 @click.option(
     "--no-runtime-include", is_flag=True, help="Never insert #include <hip/hip_runtime.h>."
 )
-@click.option(
-    "--select",
-    metavar="CODES",
-    help="Report only these diagnostic codes (comma-separated prefixes).",
-)
-@click.option(
-    "--ignore",
-    metavar="CODES",
-    help="Never report these diagnostic codes (comma-separated prefixes).",
-)
+@diagnostic_filters
 @click.option(
     "--mappings",
     "mappings_dir",
@@ -291,16 +307,25 @@ def cli() -> None:
     is_flag=True,
     help="List every inline PTX (asm) site of the paths and exit; writes nothing.",
 )
+@click.option(
+    "--stdin-filename",
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="PATH",
+    help="When PATHS is `-` (stdin, printed to stdout unless --diff or --check): the file's "
+    "name, for the configuration lookup, --exclude and the messages [default: `-`, a .cu file].",
+)
+@config_file
+@click.version_option(
+    __version__,
+    "--version",
+    prog_name="hipify-py",
+    message="%(prog)s %(version)s",
+    help="Print the version and exit.",
+)
 def translate_command(paths: tuple[Path, ...], **flags: Any) -> None:
     from .cli_translate import run_translate
 
-    ctx = click.get_current_context()
-    explicit = {
-        name
-        for name in flags
-        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
-    }
-    sys.exit(run_translate(list(paths), flags, explicit))
+    sys.exit(run_translate(list(paths), flags, explicit_flags(click.get_current_context(), flags)))
 
 
 # Subcommand groups live in their own modules, which import only click at load

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from .check import FAIL_ON, FORMATS, CheckError, parse_shard
+from .cli_options import config_file, diagnostic_filters, explicit_flags
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -127,8 +128,7 @@ def _shard(ctx: click.Context, param: click.Parameter, value: str | None) -> Any
 @click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
 @click.option("--hip-version", metavar="X.Y", help="Target HIP version (as for translation).")
 @click.option("--roc", is_flag=True, help="Translate to the roc* libraries (as for translation).")
-@click.option("--select", metavar="CODES", help="Report only these codes (prefixes, e.g. HPY1).")
-@click.option("--ignore", metavar="CODES", help="Never report these codes (e.g. HPY100).")
+@diagnostic_filters
 @click.option(
     "--mappings",
     "mappings_dir",
@@ -140,14 +140,9 @@ def _shard(ctx: click.Context, param: click.Parameter, value: str | None) -> Any
 )
 @click.option("--offload-arch", default="gfx942", show_default=True, help="The AMD GPU target.")
 @click.option("--fp8", type=click.Choice(["fnuz", "ocp"]), help="The fp8 format to target.")
+@config_file
 def check_command(paths: tuple[Path, ...], **flags: Any) -> None:
-    ctx = click.get_current_context()
-    explicit = {
-        name
-        for name in flags
-        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
-    }
-    sys.exit(run_check(list(paths), flags, explicit))
+    sys.exit(run_check(list(paths), flags, explicit_flags(click.get_current_context(), flags)))
 
 
 def _fail(message: str) -> int:
@@ -167,12 +162,12 @@ _TRANSLATE_DEFAULTS: dict[str, Any] = {
 
 
 def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | None = None) -> int:
-    from .config import ConfigError, configured_paths, find_config, merge
+    from .config import ConfigError, configured_paths, merge, project_config
 
     if flags.get("write_baseline") is not None and flags.get("shard") is not None:
         return _fail("--write-baseline needs every file: it cannot be combined with --shard")
     try:
-        config = find_config(paths[0] if paths else Path.cwd())
+        config = project_config(flags.get("config_path"), paths[0] if paths else Path.cwd())
     except ConfigError as exc:
         return _fail(str(exc))
     flags = merge(
@@ -232,6 +227,7 @@ def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | Non
             options=options,
             references=True,
             use_cache=not flags["no_cache"],
+            config=config,
         )
     except DiscoveryError as exc:
         return _fail(str(exc))

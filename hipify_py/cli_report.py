@@ -14,17 +14,17 @@ from typing import Any
 
 import click
 
+from .cli_options import config_file, diagnostic_filters, explicit_flags
+
 EXIT_OK, EXIT_ERROR = 0, 2
 
 # the translate flags build_options reads, at their defaults (the configuration
-# file may set them: select, ignore, roc, fp8...)
+# file may set them: roc, fp8...)
 _TRANSLATE_DEFAULTS: dict[str, Any] = {
     "roc": False,
     "launch_syntax": "keep",
     "rewrite_strings": False,
     "no_runtime_include": False,
-    "select": None,
-    "ignore": None,
     "fix_warp_size": False,
     "offload_arch": "gfx942",
     "fp8": None,
@@ -91,6 +91,8 @@ _TRANSLATE_DEFAULTS: dict[str, Any] = {
     show_default="number of cores",
     help="Worker processes.",
 )
+@diagnostic_filters
+@config_file
 def report_command(paths: tuple[Path, ...], **flags: Any) -> None:
     """Migration report: how much of PATHS translates automatically, what blocks the rest.
 
@@ -101,13 +103,7 @@ def report_command(paths: tuple[Path, ...], **flags: Any) -> None:
     Writes no source file.  Exit 0 (it reports, it does not judge); 2 on a
     usage error, a missing path or an I/O error.
     """
-    ctx = click.get_current_context()
-    explicit = {
-        name
-        for name in flags
-        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
-    }
-    sys.exit(run_report(list(paths), flags, explicit))
+    sys.exit(run_report(list(paths), flags, explicit_flags(click.get_current_context(), flags)))
 
 
 def _fail(message: str) -> int:
@@ -118,7 +114,7 @@ def _fail(message: str) -> int:
 def run_report(paths: list[Path], flags: dict[str, Any], explicit: set[str]) -> int:
     from .api import translate_paths
     from .cli_translate import build_options
-    from .config import ConfigError, configured_paths, find_config, merge
+    from .config import ConfigError, configured_paths, merge, project_config
     from .files import DEFAULT_EXTENSIONS, DiscoveryError
     from .migration_report import build_report, render
     from .runner import Mode
@@ -127,7 +123,7 @@ def run_report(paths: list[Path], flags: dict[str, Any], explicit: set[str]) -> 
     from .versions import format_version
 
     try:
-        config = find_config(paths[0] if paths else Path.cwd())
+        config = project_config(flags.get("config_path"), paths[0] if paths else Path.cwd())
     except ConfigError as exc:
         return _fail(str(exc))
     merged = merge({**_TRANSLATE_DEFAULTS, **flags}, explicit, config)
@@ -158,6 +154,7 @@ def run_report(paths: list[Path], flags: dict[str, Any], explicit: set[str]) -> 
             table=table,
             options=options,
             references=True,
+            config=config,
         )
     except DiscoveryError as exc:
         return _fail(str(exc))

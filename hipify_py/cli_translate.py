@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from .api import translate_paths
-from .config import ConfigError, configured_paths, find_config, merge
+from .config import ConfigError, configured_paths, merge, project_config
 from .files import DEFAULT_EXTENSIONS, DiscoveryError
 from .options import Options
 from .render import Summary, format_diagnostic, print_summary, report_json, visible
@@ -182,8 +182,20 @@ def _run_translate(
     explicit: set[str] | None,
     stack: contextlib.ExitStack,
 ) -> int:
+    formatted = _with_format(flags, explicit)
+    if isinstance(formatted, str):
+        return _fail(formatted)
+    flags = formatted
+    from .cli_stdin import reads_stdin, run_stdin
+
+    if reads_stdin(paths, flags):
+        return run_stdin(flags, explicit if explicit is not None else set(flags))
+    if any(str(p) == "-" for p in paths):
+        return _fail("`-` (stdin) cannot be combined with other paths (name a file `-` as ./-)")
+    if flags.get("stdin_filename") is not None:
+        return _fail("--stdin-filename names stdin: give `-` as the only path")
     try:
-        config = find_config(paths[0] if paths else Path.cwd())
+        config = project_config(flags.get("config_path"), paths[0] if paths else Path.cwd())
     except ConfigError as exc:
         return _fail(str(exc))
     flags = merge(flags, explicit if explicit is not None else set(flags), config)
@@ -232,6 +244,7 @@ def _run_translate(
             include_dirs=flags["include_dir"],
             config_excludes=flags["config_exclude"],
             max_bytes=int((flags.get("max_file_size") or 0) * 1024 * 1024),
+            config=config,
         )
     except DiscoveryError as exc:
         return _fail(str(exc))
@@ -259,7 +272,7 @@ def _run_translate(
     if mode is Mode.STDOUT and len(targets) != 1:
         return _fail(f"--stdout needs exactly one file; {len(targets)} found")
     verbosity = -1 if flags["quiet"] else (1 if flags["verbose"] else 0)
-    as_json = flags["report_format"] == "json"
+    as_json = flags["form"] == "json"
     summary = Summary()
     summary.problems.extend(discovery.missing)
     reports: list[FileReport] = []
@@ -303,6 +316,16 @@ def _run_translate(
     elif flags["stats"]:
         print_summary(summary, sys.stderr, mode=mode.value, stats=True)
     return _exit_code(summary, mode, flags["check"], flags["strict"], bool(discovery.missing))
+
+
+def _with_format(flags: dict[str, Any], explicit: set[str] | None) -> dict[str, Any] | str:
+    """--report-format, the former name of --format, still works (hidden)."""
+    former = flags.get("report_format")
+    if former is None:
+        return {"form": "text", **flags}
+    if explicit is not None and "form" in explicit and flags.get("form") != former:
+        return "--report-format is the former name of --format: give one of them"
+    return {**flags, "form": former}
 
 
 def _interrupted(

@@ -1,8 +1,8 @@
 """Project configuration: ``[tool.hipify-py]`` in pyproject.toml, or a
 ``.hipify-py.toml`` (same keys, at the top level) where pyproject.toml has no
 such table.  Found by walking up from the first path given (or the current
-folder).  Command-line flags override it; unknown keys are an error naming the
-key.
+folder), or named by ``--config FILE``.  Command-line flags override it;
+unknown keys are an error naming the key (and the nearest valid one).
 
     [tool.hipify-py]
     paths = ["src"]
@@ -86,6 +86,27 @@ class Config:
         return self.path.parent if self.path is not None else Path.cwd()
 
 
+def load_config(path: Path) -> Config:
+    """The configuration in ``path`` (``--config``): its ``[tool.hipify-py]``
+    table if it is a pyproject.toml or has one, else its top-level keys."""
+    if not path.is_file():
+        why = "no such file" if not path.exists() else "not a file"
+        raise ConfigError(f"{path}: cannot read the configuration: {why}")
+    data = _read(path)
+    table = data.get("tool", {}).get("hipify-py") if isinstance(data.get("tool"), dict) else None
+    if table is not None:
+        return _parse(table, path, "[tool.hipify-py]")
+    if path.name == "pyproject.toml":
+        raise ConfigError(f"{path}: no [tool.hipify-py] table")
+    return _parse(data, path, "")
+
+
+def project_config(explicit: Path | None, start: Path) -> Config:
+    """The configuration of a run: the file named by --config, else the
+    nearest one above ``start``."""
+    return load_config(explicit) if explicit is not None else find_config(start)
+
+
 def find_config(start: Path) -> Config:
     """The nearest configuration above ``start`` (a file or folder), or an empty one."""
     try:
@@ -124,8 +145,7 @@ def _parse(table: Any, path: Path, where: str) -> Config:
     values: dict[str, Any] = {}
     for key, value in table.items():
         if key not in _KEYS:
-            known = ", ".join(sorted(_KEYS))
-            raise ConfigError(f"{path}: unknown key {prefix}{key!r} (known keys: {known})")
+            raise ConfigError(f"{path}: unknown key {prefix}{key!r} ({_nearest(str(key))})")
         name, kind = _KEYS[key]
         if kind is list:
             if isinstance(value, str):
@@ -146,6 +166,15 @@ def _parse(table: Any, path: Path, where: str) -> Config:
             )
         values[name] = value
     return Config(path, values)
+
+
+def _nearest(key: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key.replace("_", "-").lower(), _KEYS, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    return f"known keys: {', '.join(sorted(_KEYS))}"
 
 
 def merge(flags: dict[str, Any], explicit: set[str], config: Config) -> dict[str, Any]:

@@ -155,7 +155,7 @@ def test_help_lists_options_and_exit_codes() -> None:
             "--exclude",
             "--extensions",
             "--stats",
-            "--report-format",
+            "--format",
         ):
             assert option in text, option
         assert "Exit codes" in text

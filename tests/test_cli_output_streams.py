@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, run_cli
 
 from hipify_py.progress import MIN_FILES
 
@@ -170,3 +170,94 @@ def test_check_and_report_show_no_bar_below_the_threshold(tmp_path: Path) -> Non
     for command, label in (("check", b"checking"), ("report", b"analysing")):
         _, out, screen = _run([command, str(small), "-j", "1"], tmp_path, tty=True)
         assert out and label not in screen
+
+
+# --quiet (issue 13, item 12): one line per changed file and one summary line,
+# as ruff and black print; error diagnostics are still printed in full.
+
+QUIET_TREE = {
+    # translated, with an unsupported API (error) and an unknown CUDA-like name (warning)
+    "a.cu": "#include <cuda_runtime.h>\n"
+    "void f() { cudaFree(0); cudaInitDevice(0, 0, 0); cudaFooBarNotAnApi(); }\n",
+    "b.cu": "int unchanged;\n",
+    "c.cu": "#include <cuda_runtime.h>\nvoid g() { cudaFree(0); }\n",
+}
+ERROR_LINES = [
+    "src/a.cu:2:25: error: cudaInitDevice has no HIP equivalent (runtime, Device Management); "
+    "left unchanged [HPY101]",
+    "    hint: port this use by hand",
+]
+
+
+@pytest.fixture
+def quiet_tree(tmp_path: Path) -> Path:
+    (tmp_path / "src").mkdir()
+    for name, text in QUIET_TREE.items():
+        (tmp_path / "src" / name).write_text(text)
+    return tmp_path
+
+
+def _lines(data: bytes) -> list[str]:
+    return data.decode().splitlines()
+
+
+def test_quiet_prints_one_line_per_changed_file_and_one_summary_line(quiet_tree: Path) -> None:
+    checked = run_cli("src", "--check", "-q", cwd=quiet_tree)
+    assert checked.returncode == 1
+    assert _lines(checked.stderr) == [
+        *ERROR_LINES,
+        "would translate src/a.cu (1 warning)",  # the warning --quiet hides is counted
+        "would translate src/c.cu",
+        "would translate 2 files, 1 unchanged; 1 error, 1 warning",
+    ]
+    assert checked.stdout == b""
+    translated = run_cli("src", "-q", cwd=quiet_tree)
+    assert translated.returncode == 0
+    assert _lines(translated.stderr) == [
+        *ERROR_LINES,
+        "translated src/a.cu (1 warning)",
+        "translated src/c.cu",
+        "translated 2 files, 1 unchanged; 1 error, 1 warning",
+    ]
+    assert "hipFree(0)" in (quiet_tree / "src" / "c.cu").read_text()
+    again = run_cli("src", "-q", cwd=quiet_tree)  # the error is at 2:24 in the HIP source
+    assert _lines(again.stderr) == [
+        ERROR_LINES[0].replace(":2:25:", ":2:24:"),
+        ERROR_LINES[1],
+        "3 files unchanged; 1 error, 1 warning",
+    ]
+
+
+def test_quiet_diff_keeps_the_diff_on_stdout_and_one_summary_line(quiet_tree: Path) -> None:
+    loud = run_cli("src", "--diff", cwd=quiet_tree)
+    quiet = run_cli("src", "--diff", "-q", cwd=quiet_tree)
+    assert quiet.returncode == loud.returncode == 0
+    assert quiet.stdout == loud.stdout and b"+void g() { hipFree(0); }" in quiet.stdout
+    assert _lines(quiet.stderr) == [
+        *ERROR_LINES,
+        "would translate 2 files, 1 unchanged; 1 error, 1 warning",
+    ]
+
+
+def test_quiet_summary_counts_skipped_and_failed_files(quiet_tree: Path) -> None:
+    (quiet_tree / "src" / "d.cu").write_bytes(b"\x00\x01binary\x00")
+    (quiet_tree / "src" / "c.cu").chmod(0o444)  # read-only: left as it is, an error
+    done = run_cli("src", "-q", "--ignore", "HPY101,HPY102", cwd=quiet_tree)
+    assert done.returncode == 2
+    assert _lines(done.stderr) == [
+        "translated src/a.cu",
+        "src/c.cu: error: cannot write: file is read-only; the file was left as it was",
+        "translated 1 file, 1 unchanged, 1 skipped (not source text), 1 failed; 1 warning",
+    ]
+
+
+def test_quiet_with_stats_prints_the_full_tables(quiet_tree: Path) -> None:
+    done = run_cli("src", "--check", "-q", "--stats", cwd=quiet_tree)
+    err = done.stderr.decode()
+    assert "hipify-py summary (check)" in err and "references by library" in err
+
+
+def test_quiet_stdout_prints_only_errors(quiet_tree: Path) -> None:
+    done = run_cli("src/a.cu", "--stdout", "-q", cwd=quiet_tree)
+    assert _lines(done.stderr) == ERROR_LINES
+    assert b"hipFree(0)" in done.stdout

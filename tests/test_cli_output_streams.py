@@ -2,7 +2,9 @@
 (issue 13, items 1 and 9): with a real pty on stderr and a tree large enough
 for the progress bar, translate, check and report draw the bar on the terminal
 and write to stdout exactly the bytes they write without one (the bar once
-sent `--diff > x.diff` to the terminal, leaving an empty file)."""
+sent `--diff > x.diff` to the terminal, leaving an empty file).  And what
+--quiet leaves on stderr (item 12): one line per changed file, one summary
+line, errors in full."""
 
 from __future__ import annotations
 

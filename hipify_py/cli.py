@@ -142,7 +142,12 @@ def cli() -> None:
     show_default="number of cores",
     help="Worker processes (one file always runs in this process).",
 )
-@click.option("-q", "--quiet", is_flag=True, help="Print only errors.")
+@click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="One line per file changed and one summary line; errors in full.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Also print informational diagnostics.")
 @click.option(
     "--stats",

@@ -261,7 +261,13 @@ def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | Non
         prescan = False
         chosen = set(shard_of(names, *shard))
         order = [i for i in order if i in chosen]
-    reports = run([targets[i] for i in order], job, table, planned.jobs, prescan=prescan)
+    from .progress import with_progress
+
+    reports = with_progress(
+        run([targets[i] for i in order], job, table, planned.jobs, prescan=prescan),
+        len(order),
+        "checking",
+    )
     files = [
         checked_file(report, names[i], table=table, options=options, notes=flags["notes"])
         for i, report in zip(order, reports, strict=True)

@@ -166,8 +166,10 @@ def run_report(paths: list[Path], flags: dict[str, Any], explicit: set[str]) -> 
     for problem in discovery.problems:
         click.echo(f"hipify-py report: warning: {problem}", err=True)
     hip = options.hip_version or table.newest_hip_version()
+    from .progress import with_progress
+
     report = build_report(
-        planned.reports(),
+        with_progress(planned.reports(), len(discovery.targets), "analysing"),
         table,
         hip_version=format_version(hip),
         inputs=[str(p) for p in paths],

@@ -15,7 +15,16 @@ from .api import translate_paths
 from .config import ConfigError, configured_paths, merge, project_config
 from .files import DEFAULT_EXTENSIONS, DiscoveryError
 from .options import Options
-from .render import Summary, format_diagnostic, print_summary, report_json, visible
+from .progress import echo_err, with_progress
+from .render import (
+    Summary,
+    changed_line,
+    format_diagnostic,
+    print_summary,
+    report_json,
+    summary_line,
+    visible,
+)
 from .runner import FileReport, Mode, Status
 from .table import TableError
 from .table_cache import load_table
@@ -23,7 +32,6 @@ from .versions import parse_version
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
-_PROGRESS_MIN_FILES = 50
 
 
 def _fail(message: str) -> int:
@@ -277,7 +285,7 @@ def _run_translate(
     summary.problems.extend(discovery.missing)
     reports: list[FileReport] = []
     if flags["list_asm"]:
-        return _list_asm(planned.reports())
+        return _list_asm(with_progress(planned.reports(), len(targets), "scanning"))
     from .lock import LockHeld
     from .runner import stop_requested
 
@@ -291,7 +299,8 @@ def _run_translate(
             "interrupted run",
             err=True,
         )
-    for report in _with_progress(planned.reports(), len(targets), verbosity):
+    progress = with_progress(planned.reports(), len(targets), "translating", quiet=verbosity < 0)
+    for report in progress:
         summary.add(report)
         if as_json:
             reports.append(report)
@@ -311,10 +320,10 @@ def _run_translate(
     if as_json:
         stream = sys.stderr if mode is Mode.STDOUT else sys.stdout
         stream.write(report_json(reports, summary))
-    elif verbosity >= 0 and mode is not Mode.STDOUT:
+    elif flags["stats"] or (verbosity >= 0 and mode is not Mode.STDOUT):
         print_summary(summary, sys.stderr, mode=mode.value, stats=flags["stats"])
-    elif flags["stats"]:
-        print_summary(summary, sys.stderr, mode=mode.value, stats=True)
+    elif mode is not Mode.STDOUT:  # --quiet: one line, as ruff and black print
+        click.echo(summary_line(summary, mode=mode.value), err=True)
     return _exit_code(summary, mode, flags["check"], flags["strict"], bool(discovery.missing))
 
 
@@ -362,7 +371,9 @@ def _list_asm(reports: Any) -> int:
             if diagnostic.code == "HPY501":
                 sites += 1
                 text = diagnostic.message.split(": ", 1)[-1]
-                click.echo(f"{report.display}:{diagnostic.line}:{diagnostic.column}: {text}")
+                # sys.stdout at the time: above the bar when stdout is its terminal
+                line = f"{report.display}:{diagnostic.line}:{diagnostic.column}: {text}"
+                click.echo(line, file=sys.stdout)
     click.echo(f"{sites} inline PTX site(s)", err=True)
     return EXIT_OK
 
@@ -373,21 +384,22 @@ def verbosity_of(flags: dict[str, Any]) -> int:
 
 def _emit(report: FileReport, mode: Mode, verbosity: int, as_json: bool) -> None:
     if report.status is Status.ERROR:
-        click.echo(f"{report.display}: error: {report.error}", err=True)
+        echo_err(f"{report.display}: error: {report.error}")
     if not as_json:
         for diagnostic in report.diagnostics:
             if visible(diagnostic, verbosity):
-                click.echo(format_diagnostic(report.display, diagnostic), err=True)
+                echo_err(format_diagnostic(report.display, diagnostic))
     if mode is Mode.STDOUT and report.output is not None:
         sys.stdout.flush()
         sys.stdout.buffer.write(report.output)
         sys.stdout.buffer.flush()
     elif mode is Mode.DIFF and report.diff and not as_json:
         sys.stdout.write(report.diff)
-    elif verbosity > 0 and report.written and report.status is Status.CHANGED:
-        click.echo(f"translated {report.display}", err=True)
-    elif mode is Mode.CHECK and report.status is Status.CHANGED and verbosity >= 0:
-        click.echo(f"would translate {report.display}", err=True)
+    elif report.status is Status.CHANGED and report.written and verbosity != 0:
+        # -v, and --quiet's one line per changed file
+        echo_err(changed_line("translated", report, verbosity))
+    elif mode is Mode.CHECK and report.status is Status.CHANGED:
+        echo_err(changed_line("would translate", report, verbosity))
 
 
 def _copy_other(copies: list[tuple[Path, Path]], summary: Summary) -> None:
@@ -400,29 +412,6 @@ def _copy_other(copies: list[tuple[Path, Path]], summary: Summary) -> None:
         except OSError as exc:
             summary.problems.append(f"{source}: cannot copy to {target}: {exc.strerror or exc}")
             click.echo(f"{source}: error: cannot copy to {target}: {exc.strerror or exc}", err=True)
-
-
-def _with_progress(reports: Any, total: int, verbosity: int) -> Any:
-    if total < _PROGRESS_MIN_FILES or verbosity < 0 or not sys.stderr.isatty():
-        yield from reports
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    # on stderr, so stdout stays clean for --diff and JSON; messages printed to
-    # stderr meanwhile appear above the bar (rich redirects sys.stderr)
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as progress:
-        task = progress.add_task("translating", total=total)
-        for report in reports:
-            progress.advance(task)
-            yield report
 
 
 def _exit_code(summary: Summary, mode: Mode, check: bool, strict: bool, missing: bool) -> int:

@@ -59,6 +59,47 @@ def visible(d: Diagnostic, verbosity: int) -> bool:
     return True
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def changed_line(verb: str, report: FileReport, verbosity: int) -> str:
+    """One line for a changed file: `translated src/k.cu`; under --quiet with
+    the count of the warnings it hides: `translated src/k.cu (2 warnings)`."""
+    line = f"{verb} {report.display}"
+    if verbosity < 0:
+        hidden = sum(d.severity is Severity.WARNING for d in report.diagnostics)
+        if hidden:
+            line += f" ({_count(hidden, 'warning')})"
+    return line
+
+
+def summary_line(summary: Summary, *, mode: str) -> str:
+    """The one-line summary of --quiet (and of the pre-commit hook), as ruff and
+    black print theirs: `translated 3 files, 2 unchanged; 1 error, 4 warnings`.
+    Zero counts are left out, but the changed count is always there when
+    nothing else is."""
+    s, d = summary.by_status, summary.by_severity
+    verb = "would translate" if mode in ("diff", "check") else "translated"
+    parts: list[str] = []
+    if s["changed"]:
+        parts.append(f"{verb} {_count(s['changed'], 'file')}")
+    for status, word in (
+        ("unchanged", "unchanged"),
+        ("skipped", "skipped (not source text)"),
+        ("error", "failed"),
+    ):
+        if s[status]:  # the first part says "files": `2 files unchanged`
+            parts.append(f"{s[status] if parts else _count(s[status], 'file')} {word}")
+    if not parts:
+        parts.append(f"{verb} 0 files")
+    line = ", ".join(parts)
+    found = [_count(d[level], level) for level in ("error", "warning") if d[level]]
+    if found:
+        line += "; " + ", ".join(found)
+    return line
+
+
 def report_json(reports: list[FileReport], summary: Summary) -> str:
     files = []
     for report in reports:

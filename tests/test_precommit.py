@@ -245,3 +245,41 @@ def test_hooks_leave_unstaged_headers_and_configured_excludes_alone(
     second = _git(repo, env, "commit", "-m", "hip")
     assert second.returncode == 0, second.stdout + second.stderr
     assert (repo / "src" / "h.cuh").read_text() == header
+
+
+def _hook_output(output: str, hook_id: str) -> list[str]:
+    """The lines a hook printed, without pre-commit's own `- hook id:` lines."""
+    lines = output.splitlines()
+    start = lines.index(f"- hook id: {hook_id}") + 1
+    printed = []
+    for line in lines[start:]:
+        if line.endswith(("Passed", "Failed", "Skipped")) and "..." in line:
+            break  # the next hook's status line
+        if line.strip() and not line.startswith("- "):
+            printed.append(line)
+    return printed
+
+
+def test_translate_hook_prints_one_line_per_changed_file_and_a_summary(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    """No summary box on every commit: the translate hook prints one line per file
+    it rewrites (with the count of the warnings it does not show) and one
+    summary line, as ruff's and black's hooks do."""
+    repo, env = project
+    (repo / "src").mkdir()
+    for name in ("a.cu", "b.cu"):
+        (repo / "src" / name).write_text(CUDA)
+    (repo / "src" / "c.cu").write_text(CUDA.replace("cudaFree(d);", "cudaFree(d); cudaFooBar();"))
+    (repo / "src" / "hip.cpp").write_text(HIP)
+    _git(repo, env, "add", "src")
+    refused = _git(repo, env, "commit", "-m", "cuda")
+    output = refused.stdout + refused.stderr
+    assert refused.returncode != 0 and "files were modified by this hook" in output, output
+    assert _hook_output(output, "hipify-py") == [
+        "translated src/a.cu",
+        "translated src/b.cu",
+        "translated src/c.cu (1 warning)",
+        "translated 3 files, 1 unchanged; 1 warning",
+    ], output
+    assert "summary" not in output

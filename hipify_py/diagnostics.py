@@ -260,10 +260,10 @@ WARP_SYNC_OPT_IN = _code(
     "HPY405",
     "warp-sync-opt-in",
     N,
-    "defined HIP_ENABLE_WARP_SYNC_BUILTINS, which HIP 6.2 and 6.3 need for the _sync functions",
-    why="HIP 6.2 and 6.3 declare __shfl_sync, __ballot_sync, ... only when "
-    "HIP_ENABLE_WARP_SYNC_BUILTINS is defined before <hip/hip_runtime.h>; HIP 6.4 declares them by "
-    "default.",
+    "defined HIP_ENABLE_WARP_SYNC_BUILTINS, which HIP 6.2 to 6.4 need for the _sync functions",
+    why="HIP 6.2 to 6.4 declare __shfl_sync, __ballot_sync, ... only when "
+    "HIP_ENABLE_WARP_SYNC_BUILTINS is defined before <hip/hip_runtime.h>; HIP 7.0 declares them by "
+    "default (6.4.3's and 7.2.4's amd_warp_sync_functions.h).",
     example="v += __shfl_down_sync(0xffffffff, v, 1);  // with --hip-version 6.2",
     fix="Nothing; if another header includes hip_runtime.h first, compile with "
     "-DHIP_ENABLE_WARP_SYNC_BUILTINS.",

@@ -135,11 +135,16 @@ def test_warp_sync_functions_keep_their_name_from_hip_6_2(name: str) -> None:
 
 def test_warp_sync_functions_are_gated_by_the_target_version() -> None:
     # the rows say when HIP got them; the warp rule (rules/warp.py) uses that:
-    # HIP 6.4 keeps the 64-bit form, HIP 5.7 gets the mask-less form
+    # HIP 7 keeps the 64-bit form, HIP 6.2-6.4 too behind the opt-in macro
+    # (6.4.3's headers still test it), HIP 5.7 gets the mask-less form
     assert row("__shfl_xor_sync").hip_added == "6.2.0"
     src = "__device__ float f(float v) { return __shfl_xor_sync(0xffffffffffffffffULL, v, 1); }\n"
-    assert diagnostics(src, insert_runtime_include=False, hip_version="6.4") == []
-    assert text(src, insert_runtime_include=False, hip_version="6.4") == src
+    assert diagnostics(src, insert_runtime_include=False, hip_version="7.0") == []
+    assert text(src, insert_runtime_include=False, hip_version="7.2") == src
+    assert [d[0] for d in diagnostics(src, insert_runtime_include=False, hip_version="6.4")] == ["HPY405"]
+    assert text(src, insert_runtime_include=False, hip_version="6.4").startswith(
+        "#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#endif\n"
+    )
     assert text(src, insert_runtime_include=False, hip_version="5.7") == (
         "__device__ float f(float v) { return __shfl_xor(v, 1); }\n"
     )

@@ -182,7 +182,7 @@ def test_full_masks_through_macro_arguments() -> None:
         "__device__ float f(float v) { return SHFL_XOR(0xffffffff, v, 1) + SHFL_XOR(~0u, v, 2); }\n"
     )
     assert "#define SHFL_XOR(mask, v, o) __shfl_xor(v, o)" in out(src, hip_version="5.7")
-    text = out(src, hip_version="6.4")
+    text = out(src, hip_version="7.2")
     assert "#define SHFL_XOR(mask, v, o) __shfl_xor_sync(mask, v, o)" in text
     assert "SHFL_XOR(0xffffffffffffffffULL, v, 1) + SHFL_XOR(0xffffffffffffffffULL, v, 2)" in text
 
@@ -213,7 +213,7 @@ def test_a_macro_argument_that_is_not_full_keeps_the_macro_computed() -> None:
 )
 def test_narrow_ballot_results_are_reported(body: str) -> None:
     src = f"__device__ {body}\n"
-    assert [d.code for d in diagnostics(src, hip_version="6.4")] == ["HPY403"]
+    assert [d.code for d in diagnostics(src, hip_version="7.2")] == ["HPY403"]
 
 
 def test_a_32_bit_field_is_reported_a_64_bit_one_not() -> None:
@@ -222,14 +222,14 @@ def test_a_32_bit_field_is_reported_a_64_bit_one_not() -> None:
         "__device__ void f(S& s, bool p) { s.mask = __ballot_sync(~0u, p); "
         "s.wide = __ballot_sync(~0u, p); }\n"
     )
-    (found,) = only(src, "HPY403", hip_version="6.4")
+    (found,) = only(src, "HPY403", hip_version="7.2")
     assert "field mask" in found.message
 
 
 @pytest.mark.parametrize("type_name", ["unsigned long", "unsigned long long", "uint64_t", "auto"])
 def test_64_bit_variables_are_not_reported(type_name: str) -> None:
     src = f"__device__ long f(bool p) {{ {type_name} b = __ballot_sync(~0u, p); return b; }}\n"
-    assert only(src, "HPY403", hip_version="6.4") == []
+    assert only(src, "HPY403", hip_version="7.2") == []
 
 
 def test_popc_and_ffs_of_a_64_bit_ballot_variable_become_the_ll_forms() -> None:
@@ -318,7 +318,7 @@ def test_fp8_message_says_left_unchanged_when_it_is() -> None:
     ],
 )
 def test_fp8_message_names_the_target(arch: str, fp8: str | None, says: str) -> None:
-    (found,) = only(FP8, "HPY430", offload_arch=arch, fp8=fp8, hip_version="6.4")
+    (found,) = only(FP8, "HPY430", offload_arch=arch, fp8=fp8, hip_version="7.2")
     assert says in found.message
     assert "gfx942" not in found.message or arch == "gfx942"
 

@@ -5,8 +5,10 @@ Facts (provenance in the comments and in docs/diagnostics.md):
 * HIP >= 6.2 has ``__shfl*_sync``, ``__ballot_sync``, ``__any_sync``,
   ``__all_sync`` and ``__activemask`` (ROCm 6.2 release notes).  Their masks are
   64-bit: HIP's headers static_assert that the mask type is 64 bits wide, so
-  CUDA's ``0xffffffff`` does not compile.  In 6.2 and 6.3 they are opt-in behind
-  ``HIP_ENABLE_WARP_SYNC_BUILTINS``; from 6.4 they are on by default.
+  CUDA's ``0xffffffff`` does not compile.  In 6.2 to 6.4 they are opt-in behind
+  ``HIP_ENABLE_WARP_SYNC_BUILTINS``; from 7.0 they are on by default (6.4.3's
+  amd_warp_sync_functions.h tests ``HIP_ENABLE_WARP_SYNC_BUILTINS``, 7.2.4's
+  ``HIP_DISABLE_WARP_SYNC_BUILTINS``).
 * HIP < 6.2 (5.7 in CI) has only the mask-less ``__shfl``, ``__shfl_up``,
   ``__shfl_down``, ``__shfl_xor``, ``__ballot``, ``__any``, ``__all``; they act on
   the active lanes, which is what a full mask means.  A call with a partial or
@@ -39,7 +41,7 @@ from .device_code import Declared, declared_name, function_name, visible
 from .identifiers import OWNED_BY_RULES, occurrences, scanner_of
 
 SYNC_BUILTINS = (6, 2, 0)  # the _sync forms appear (ROCm 6.2)
-SYNC_BUILTINS_ON_BY_DEFAULT = (6, 4, 0)  # no opt-in macro needed any more (ROCm 6.4)
+SYNC_BUILTINS_ON_BY_DEFAULT = (7, 0, 0)  # no opt-in macro needed any more (ROCm 7.0)
 OPT_IN_MACRO = "HIP_ENABLE_WARP_SYNC_BUILTINS"
 FULL_MASK_64 = "0xffffffffffffffffULL"
 MASK_TYPE_64 = "unsigned long long"
@@ -195,7 +197,7 @@ def run(ctx: Context) -> None:
         ctx.report(
             D.WARP_SYNC_OPT_IN,
             first_needing.start,
-            f"defined {OPT_IN_MACRO}: HIP {_v(SYNC_BUILTINS)}-6.3 declares the _sync warp "
+            f"defined {OPT_IN_MACRO}: HIP {_v(SYNC_BUILTINS)}-6.4 declares the _sync warp "
             "functions only when it is defined before <hip/hip_runtime.h>",
             hint=f"if another header includes hip_runtime.h first, compile with -D{OPT_IN_MACRO}",
         )

@@ -182,7 +182,7 @@ def renamed(name: str) -> str:
     if not dot:
         stem, suffix = name, ""
     stem = stem.replace("cuda", "hip").replace("CUDA", "HIP").replace("Cuda", "Hip")
-    if suffix == "cu":
+    if suffix.lower() == "cu":  # K.CU too: clang knows .hip, not .HIP
         suffix = "hip"
     return f"{stem}.{suffix}" if dot else stem
 

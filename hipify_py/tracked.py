@@ -22,7 +22,7 @@ class Tracked:
         if self._files is not None:
             return
         files = _ls_files(self.top)
-        folders = set()
+        folders: set[str] = set()
         for rel in files:
             parts = rel.split("/")
             folders.update("/".join(parts[:k]) for k in range(1, len(parts)))

@@ -83,6 +83,7 @@ class Discovery:
     links: list[tuple[Path, Path, str]] = field(default_factory=list)
     # --copy-all: what the walk left out, and why: (path, reason); folders end in "/"
     not_copied: list[tuple[str, str]] = field(default_factory=list)
+    base: Path | None = None  # -o: the folder the output folder mirrors
     build_files: list[Target] = field(default_factory=list)  # CMakeLists.txt, *.cmake, Makefile
     added_headers: list[str] = field(default_factory=list)  # local headers pulled in (project mode)
     # --rename: files outside the paths whose includes of renamed files are rewritten
@@ -189,7 +190,7 @@ def discover(
     given = [p for p in given if os.path.lexists(p)]
     if not given:
         return result
-    base = _common_base(given)
+    base = result.base = _common_base(given)
     if output_dir is not None:
         _check_output_dir(output_dir, given)
     mirror = copy_other and output_dir is not None

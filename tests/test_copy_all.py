@@ -260,3 +260,35 @@ def test_rename_takes_an_upper_case_cu_to_hip(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert b"hipMalloc" in (out / "kernel_hip.hip").read_bytes()
     assert b"Build.CMAKE:1:1: warning: project() enables the CUDA language" in result.stderr
+
+
+def test_headers_from_outside_the_input_widen_the_whole_mirror(tmp_path: Path) -> None:
+    # project mode translates a header outside src/: the mirror then holds the
+    # project's folder, and the copies, build files and links move with src/
+    root = tmp_path / "proj"
+    _write(
+        root,
+        {
+            "src/a/k.cu": b'#include "b/x.hxx"\n#include "../../include/y.hxx"\n' + KERNEL,
+            "src/a/b/x.hxx": HEADER,
+            "include/y.hxx": HEADER,
+            "src/notes.txt": b"notes\n",
+            "src/CMakeLists.txt": CMAKE,
+        },
+    )
+    (root / "src" / "k_link.cu").symlink_to("a/k.cu")
+    _git(root, "init", "-q")
+    out = tmp_path / "out"
+    result = run_cli(str(root / "src"), "-o", str(out), "--copy-all", *NO_INCLUDE)
+    assert result.returncode == 0, result.stderr
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if not p.is_dir())
+    assert files == [
+        "include/y.hxx",
+        "src/CMakeLists.txt",
+        "src/a/b/x.hxx",
+        "src/a/k.cu",
+        "src/k_link.cu",
+        "src/notes.txt",
+    ]
+    assert b"hipDeviceSynchronize" in (out / "include" / "y.hxx").read_bytes()
+    assert os.readlink(out / "src" / "k_link.cu") == "a/k.cu"

@@ -205,6 +205,13 @@ def renamed(name: str) -> str:
     return f"{stem}.{suffix}" if dot else stem
 
 
+def _renamed_link(link: Path, text: str, moves: dict[Path, Path]) -> str:
+    real = Path(os.path.realpath(link))
+    if real not in moves or os.path.basename(text) != real.name:
+        return text
+    return os.path.join(os.path.dirname(text), moves[real].name)
+
+
 def _rewrites(
     path: Path, search: IncludeSearch, moves: dict[Path, Path]
 ) -> tuple[tuple[str, str], ...]:
@@ -257,6 +264,10 @@ def plan_renames(
             )
         )
     discovery.targets[:] = updated
+    if moves and discovery.links:  # -o: a link to a renamed file leads to its new name
+        discovery.links[:] = [
+            (link, out, _renamed_link(link, text, moves)) for link, out, text in discovery.links
+        ]
     if moves and scan_project:
         _add_includers(discovery, search, moves, extensions, use_gitignore, excludes)
     return moves

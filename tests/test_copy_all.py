@@ -292,3 +292,14 @@ def test_headers_from_outside_the_input_widen_the_whole_mirror(tmp_path: Path) -
     ]
     assert b"hipDeviceSynchronize" in (out / "include" / "y.hxx").read_bytes()
     assert os.readlink(out / "src" / "k_link.cu") == "a/k.cu"
+
+
+def test_rename_keeps_links_leading_to_the_renamed_file(tmp_path: Path) -> None:
+    tree = tmp_path / "src"
+    _write(tree, {"lib/kernel_cuda.cu": KERNEL})
+    (tree / "alias.cu").symlink_to("lib/kernel_cuda.cu")
+    out = tmp_path / "out"
+    result = run_cli(str(tree), "--rename", "-o", str(out), *NO_INCLUDE)
+    assert result.returncode == 0, result.stderr
+    assert os.readlink(out / "alias.cu") == "lib/kernel_hip.hip"
+    assert b"hipMalloc" in (out / "alias.cu").read_bytes()

@@ -132,13 +132,20 @@ def test_copy_all_lists_what_it_leaves_out(project: Path, tmp_path: Path) -> Non
         {"path": "proj/debug.log", "reason": "ignored by .gitignore"},
     ]
     assert summary["links"] == 3 and summary["errors"] == 0
+    # what --exclude leaves out, and what is not a file, is counted too
+    os.mkfifo(project / "pipe")
+    narrowed = run_cli(*flags, "--exclude", "scripts/", "--report-format", "json", cwd=tmp_path)
+    assert narrowed.returncode == 0, narrowed.stderr
+    left = json.loads(narrowed.stdout)["summary"]["not_copied"]
+    assert {"path": "proj/scripts/", "reason": "excluded (--exclude / exclude)"} in left
+    assert {"path": "proj/pipe", "reason": "not a regular file"} in left
     # --no-gitignore: everything
     full = tmp_path / "full"
     everything = run_cli(str(project), "-o", str(full), "--copy-all", "--no-gitignore")
     assert everything.returncode == 0, everything.stderr
     assert (full / "build" / "gen.o").read_bytes() == b"\x00object\x00"
     assert (full / "debug.log").is_file()
-    assert b"not copied" not in everything.stderr
+    assert b"not copied: ignored" not in everything.stderr
 
 
 def test_copy_all_with_fix_build_translates_the_build_files(project: Path, tmp_path: Path) -> None:

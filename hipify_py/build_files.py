@@ -12,7 +12,7 @@ from pathlib import Path
 from . import diagnostics as D
 from .diagnostics import Diagnostic
 from .files import Target, build_kind
-from .runner import FileReport, Job, Mode, Status, atomic_write, unified_diff
+from .runner import FileReport, Job, Mode, Status, atomic_copy, atomic_write, unified_diff
 
 RULES_FILE = Path(__file__).resolve().parent / "data" / "build_rules.yaml"
 
@@ -130,6 +130,8 @@ def process_build_file(target: Target, job: Job, fix: bool) -> FileReport:
     output, diagnostics = analyze(data, kind, fix)
     report = FileReport(target.display, Status.UNCHANGED, diagnostics)
     if output == data:
+        if job.mode is Mode.OUTPUT_DIR and target.copy and target.output is not None:
+            _copy(target, target.output, report)  # --copy-all: the mirror has it as it is
         return report
     report.status = Status.CHANGED
     try:
@@ -146,3 +148,13 @@ def process_build_file(target: Target, job: Job, fix: bool) -> FileReport:
         report.status = Status.ERROR
         report.error = f"cannot write: {exc.strerror or exc}; the file was left as it was"
     return report
+
+
+def _copy(target: Target, output: Path, report: FileReport) -> None:
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        atomic_copy(target.real, output)
+        report.written = str(output)
+    except OSError as exc:
+        report.status = Status.ERROR
+        report.error = f"cannot copy to {output}: {exc.strerror or exc}"

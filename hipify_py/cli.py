@@ -131,7 +131,12 @@ def cli() -> None:
     help="Write translations into DIR, mirroring the input tree (in place otherwise).",
 )
 @click.option(
-    "--copy-all", is_flag=True, help="With --output-dir, also copy files that are not translated."
+    "--copy-all",
+    is_flag=True,
+    help="With --output-dir, mirror the whole tree: copy every file that is not translated "
+    "(build files as they are unless --fix-build), recreate symbolic links as links.  Files "
+    ".gitignore matches (and git does not track) are not copied: the summary counts them, "
+    "--no-gitignore copies them too.",
 )
 @click.option("--backup", is_flag=True, help="In place: keep the original as FILE.orig.")
 @click.option(

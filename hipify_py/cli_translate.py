@@ -13,7 +13,7 @@ import click
 
 from .api import translate_paths
 from .config import ConfigError, configured_paths, merge, project_config
-from .files import DEFAULT_EXTENSIONS, DiscoveryError
+from .files import DEFAULT_EXTENSIONS, Discovery, DiscoveryError
 from .options import Options
 from .progress import echo_err, with_progress
 from .render import (
@@ -283,6 +283,7 @@ def _run_translate(
     as_json = flags["form"] == "json"
     summary = Summary()
     summary.problems.extend(discovery.missing)
+    summary.not_found = len(discovery.missing)
     reports: list[FileReport] = []
     if flags["list_asm"]:
         return _list_asm(with_progress(planned.reports(), len(targets), "scanning"))
@@ -307,7 +308,7 @@ def _run_translate(
         _emit(report, mode, verbosity, as_json)
     if stop_requested():
         return _interrupted(summary, reports, len(targets), mode, verbosity, as_json)
-    _copy_other(discovery.extra_copies, summary)
+    _copy_other(discovery, summary, verbosity)
     if discovery.build_files and mode is not Mode.STDOUT:
         from .build_files import process_build_file
 
@@ -402,20 +403,39 @@ def _emit(report: FileReport, mode: Mode, verbosity: int, as_json: bool) -> None
         echo_err(changed_line("would translate", report, verbosity))
 
 
-def _copy_other(copies: list[tuple[Path, Path]], summary: Summary) -> None:
-    import shutil
+def _copy_other(discovery: Discovery, summary: Summary, verbosity: int) -> None:
+    """-o: the links recreated; --copy-all: the other files copied (each
+    whole or not at all), and what the walk left out counted."""
+    from .runner import atomic_copy, atomic_link
 
-    for source, target in copies:
+    def failed(source: Path, target: Path, exc: OSError) -> None:
+        why = f"cannot copy to {target}: {(exc.strerror or str(exc)).lower()}"
+        summary.copy_errors += 1
+        summary.problems.append(f"{source}: {why}")
+        click.echo(f"{source}: error: {why}", err=True)
+
+    for source, target in discovery.extra_copies:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
+            atomic_copy(source, target)
+            summary.copied += 1
         except OSError as exc:
-            summary.problems.append(f"{source}: cannot copy to {target}: {exc.strerror or exc}")
-            click.echo(f"{source}: error: cannot copy to {target}: {exc.strerror or exc}", err=True)
+            failed(source, target, exc)
+    for link, target, text in discovery.links:
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_link(target, text)
+            summary.linked += 1
+        except OSError as exc:
+            failed(link, target, exc)
+    summary.not_copied.extend(discovery.not_copied)
+    if verbosity > 0:
+        for path, why in discovery.not_copied:
+            click.echo(f"hipify-py: note: not copied ({why}): {path}", err=True)
 
 
 def _exit_code(summary: Summary, mode: Mode, check: bool, strict: bool, missing: bool) -> int:
-    if summary.by_status["error"] or missing:
+    if summary.errors or missing:  # a path not found, a read, write or copy that failed
         return EXIT_ERROR
     if check and (summary.by_status["changed"] or summary.unsupported):
         return EXIT_FINDINGS

@@ -6,21 +6,34 @@ import contextlib
 import functools
 import os
 import re
-from collections.abc import Iterable, Iterator
+import stat
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .gitignore import Ignorer, Pattern, compile_pattern, ignorer_for
+from .tracked import Tracked
 
 
 def build_kind(path: Path) -> str | None:
     """ "cmake", "make", or None: a build file hipify-py reports on (HPY6xx)."""
     name = path.name
-    if name == "CMakeLists.txt" or name.endswith(".cmake"):
+    if name == "CMakeLists.txt" or name.lower().endswith(".cmake"):
         return "cmake"
-    if name in ("Makefile", "makefile", "GNUmakefile") or name.endswith(".mk"):
+    if name in ("Makefile", "makefile", "GNUmakefile") or name.lower().endswith(".mk"):
         return "make"
     return None
+
+
+def has_extension(name: str, extensions: tuple[str, ...]) -> bool:
+    """Does the file name end with one of ``extensions`` (lower case, with their
+    dots)?  Case-insensitive: ``K.CU`` is as much CUDA as ``k.cu``."""
+    return name.lower().endswith(extensions)
+
+
+def normal_extensions(extensions: Iterable[str]) -> tuple[str, ...]:
+    """``cu``, ``.CU`` -> ``.cu``: the form has_extension compares with."""
+    return tuple((e if e.startswith(".") else "." + e).lower() for e in extensions)
 
 
 DEFAULT_EXTENSIONS = (
@@ -54,6 +67,7 @@ class Target:
     # --rename: #include "old" -> "new" (delimiters included: '"a_cuda.h"', '<x/b_cuda.h>')
     include_renames: tuple[tuple[str, str], ...] = ()
     translate: bool = True  # False: only its includes of renamed files are rewritten
+    copy: bool = False  # a build file with --copy-all: written to ``output`` even unchanged
 
 
 @dataclass
@@ -64,6 +78,12 @@ class Discovery:
     # not files or folders (broken links, devices): an error, exit 2
     missing: list[str] = field(default_factory=list)
     extra_copies: list[tuple[Path, Path]] = field(default_factory=list)  # (from, to) non-source
+    # -o: symbolic links in the tree recreated in the output folder as links:
+    # (the link, its place in the output, the link's target text there)
+    links: list[tuple[Path, Path, str]] = field(default_factory=list)
+    # --copy-all: what the walk left out, and why: (path, reason); folders end in "/"
+    not_copied: list[tuple[str, str]] = field(default_factory=list)
+    base: Path | None = None  # -o: the folder the output folder mirrors
     build_files: list[Target] = field(default_factory=list)  # CMakeLists.txt, *.cmake, Makefile
     added_headers: list[str] = field(default_factory=list)  # local headers pulled in (project mode)
     # --rename: files outside the paths whose includes of renamed files are rewritten
@@ -147,15 +167,19 @@ def discover(
 ) -> Discovery:
     """Expand files and folders into translation targets.
 
-    Folders are walked recursively (honouring .gitignore and ``excludes``,
-    relative to each folder, not following symbolic links to folders).  A file
+    Folders are walked recursively (honouring .gitignore for the files git
+    does not track, and ``excludes``, relative to each folder, not following
+    symbolic links to folders; extensions match whatever their case).  A file
     named explicitly is taken whatever its extension, unless ``excludes``
     (relative to the current folder) match it.  ``anchored``: excludes with
     their own base folder (the configuration's), applied to every file.  With
     ``output_dir`` every target gets an output path mirroring its place under
-    the common base of the inputs.
+    the common base of the inputs, and symbolic links in a folder that lead to
+    a file written there are recreated as links.  ``copy_other`` (with
+    ``output_dir``): a complete mirror: every other file is copied, every link
+    in the tree recreated, and what the walk leaves out is listed.
     """
-    exts = tuple(e if e.startswith(".") else "." + e for e in extensions)
+    exts = normal_extensions(extensions)
     exclude_list = list(excludes)
     explicit_excludes = anchored.plus(Path.cwd(), exclude_list)
     given = [Path(p) for p in paths]
@@ -166,56 +190,73 @@ def discover(
     given = [p for p in given if os.path.lexists(p)]
     if not given:
         return result
-    base = _common_base(given)
+    base = result.base = _common_base(given)
     if output_dir is not None:
         _check_output_dir(output_dir, given)
+    mirror = copy_other and output_dir is not None
     seen: set[Path] = set()
+    seen_builds: set[Path] = set()
 
-    def add(file: Path, explicit: bool) -> None:
+    def out_of(file: Path) -> Path | None:
+        return output_dir / os.path.relpath(file.absolute(), base) if output_dir else None
+
+    def add(file: Path, explicit: bool, dedup: bool = True) -> None:
         try:
             real = file.resolve(strict=True)
         except (OSError, RuntimeError) as exc:
             result.problems.append(f"{_display(file)}: cannot resolve ({_reason(exc)})")
             return
-        if real in seen:
+        if real in seen and dedup:
             return
         seen.add(real)
-        output = None
-        if output_dir is not None:
-            output = output_dir / os.path.relpath(file.absolute(), base)
-            if Path(os.path.realpath(output)) == real:
-                raise DiscoveryError(
-                    f"{output_dir}: the translation of {_display(file)} would overwrite it; "
-                    "choose an output folder that is not the input's (or omit --output-dir)"
-                )
+        output = out_of(file)
+        if output is not None and Path(os.path.realpath(output)) == real:
+            raise DiscoveryError(
+                f"{output_dir}: the translation of {_display(file)} would overwrite it; "
+                "choose an output folder that is not the input's (or omit --output-dir)"
+            )
         result.targets.append(Target(file, real, output, _display(file), explicit))
 
     def add_build(file: Path) -> None:
-        output = output_dir / os.path.relpath(file.absolute(), base) if output_dir else None
-        result.build_files.append(Target(file, file.resolve(), output, _display(file)))
+        real = file.resolve()
+        if real in seen_builds:
+            return
+        seen_builds.add(real)
+        result.build_files.append(Target(file, real, out_of(file), _display(file), copy=mirror))
+
+    def add_found(file: Path, source: bool, dedup: bool = True) -> None:
+        """A file found walking: translated, a build file, or (--copy-all) copied."""
+        if source:
+            add(file, explicit=False, dedup=dedup)
+        elif build_kind(file) is not None:
+            add_build(file)
+        elif mirror:
+            output = out_of(file)
+            assert output is not None
+            result.extra_copies.append((file, output))
 
     for path in given:
         if path.is_dir():
-            top = path.resolve()
             root_ignorer = ignorer_for(path) if use_gitignore else Ignorer()
-            for file, is_source in _walk(
-                path, root_ignorer, exts, exclude_list, use_gitignore, result, anchored
+            walked: set[Path] = set()
+            links: list[tuple[Path, bool]] = []
+            for file, source, link in _walk(
+                path,
+                root_ignorer,
+                exts,
+                exclude_list,
+                use_gitignore,
+                result,
+                anchored,
+                walked=walked,
+                record=mirror,
             ):
-                if os.path.islink(file) and not _inside(file, top):
-                    if is_source:  # in place, it would rewrite a file outside the tree
-                        result.problems.append(
-                            f"{_display(file)}: skipped symbolic link to a file outside "
-                            f"{path} ({os.path.realpath(file)}); name it to translate it"
-                        )
-                    continue
-                if is_source:
-                    add(file, explicit=False)
-                elif build_kind(file) is not None:
-                    add_build(file)
-                elif copy_other and output_dir is not None:
-                    result.extra_copies.append(
-                        (file, output_dir / os.path.relpath(file.absolute(), base))
-                    )
+                if link:  # placed once the real files are known
+                    links.append((file, source))
+                else:
+                    add_found(file, source)
+            if links:
+                _place_links(links, path, walked, result, out_of, add_found, mirror)
         elif path.is_file() and explicit_excludes.matches(path):
             continue  # excluded (pre-commit passes every staged file)
         elif path.is_file() and build_kind(path) is not None:
@@ -230,6 +271,84 @@ def discover(
     return result
 
 
+IGNORED = "ignored by .gitignore"
+EXCLUDED = "excluded (--exclude / exclude)"
+
+
+def _place_links(
+    links: list[tuple[Path, bool]],
+    top: Path,
+    walked: set[Path],
+    result: Discovery,
+    out_of: Callable[[Path], Path | None],
+    add_found: Callable[..., None],
+    mirror: bool,
+) -> None:
+    """The symbolic links found walking ``top``.  With an output folder, a link
+    to a file written there (with ``mirror``: to anything mirrored, folders
+    too) is recreated as a link; otherwise a link in the tree is taken as the
+    file it leads to, and (``mirror``) a link out of the tree is copied as the
+    file it leads to.  In place, a link out of the tree is never followed."""
+    real_top = top.resolve()
+    written = {t.real for t in result.targets if t.output is not None}
+    if mirror:
+        written.update(b.real for b in result.build_files)
+        written.update(Path(os.path.realpath(src)) for src, _ in result.extra_copies)
+    for link, source in links:
+        display = _display(link)
+        output = out_of(link)
+        try:
+            st = os.stat(link)
+        except OSError:  # broken, or a loop: mirrored as it is
+            if source:
+                what = "recreated as it is" if mirror else "skipped"
+                result.problems.append(f"{display}: {what} {_bad_link(link)}")
+            if mirror and output is not None:
+                result.links.append((link, output, os.readlink(link)))
+            continue
+        real = Path(os.path.realpath(link))
+        inside = real == real_top or real_top in real.parents
+        if stat.S_ISDIR(st.st_mode):
+            if mirror and output is not None and inside and real in walked:
+                result.links.append((link, output, _link_text(link, top, real, real_top)))
+            elif mirror:
+                where = "a folder that is not copied" if inside else f"a folder outside {top}"
+                result.not_copied.append((display, f"symbolic link to {where}"))
+            elif source:
+                result.problems.append(f"{display}: skipped {_bad_link(link)}")
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            if mirror:
+                result.not_copied.append((display, "not a regular file"))
+            continue
+        if inside and output is not None and real in written:
+            result.links.append((link, output, _link_text(link, top, real, real_top)))
+        elif inside:
+            add_found(link, source)  # its file is not written (or no output folder)
+        elif mirror:
+            add_found(link, source, dedup=False)  # the mirror gets what it leads to
+        elif source:  # in place, it would rewrite a file outside the tree
+            result.problems.append(
+                f"{display}: skipped symbolic link to a file outside "
+                f"{top} ({real}); name it to translate it"
+            )
+
+
+def _link_text(link: Path, top: Path, real: Path, real_top: Path) -> str:
+    """The target of ``link``'s copy in the output folder: its own text when
+    that is relative and stays inside the tree (``../ggml/include/ggml.h``),
+    else the relative path from its folder to where it leads (an absolute link,
+    or one that leaves the tree and comes back, would not lead into the copy)."""
+    text = os.readlink(link)
+    folder = os.path.relpath(link.parent, top)
+    if not os.path.isabs(text):
+        lexical = os.path.normpath(os.path.join(folder, text))
+        inside = lexical != ".." and not lexical.startswith("../")
+        if inside and Path(os.path.realpath(top / lexical)) == real:
+            return text
+    return os.path.relpath(os.path.relpath(real, real_top), folder)
+
+
 def _walk(
     top: Path,
     ignorer: Ignorer,
@@ -238,19 +357,39 @@ def _walk(
     use_gitignore: bool,
     result: Discovery,
     anchored: Excludes = NO_EXCLUDES,
-) -> Iterator[tuple[Path, bool]]:
-    stack: list[tuple[Path, Ignorer]] = [(top, ignorer)]
+    *,
+    walked: set[Path] | None = None,
+    record: bool = False,
+) -> Iterator[tuple[Path, bool, bool]]:
+    """(path, has a source extension, is a symbolic link) for the files below
+    ``top``.  .gitignore applies to what git does not track (as in git): an
+    ignored folder holding tracked files is entered for those only.
+    ``walked`` collects the real paths of the folders entered; ``record``
+    (--copy-all) lists what is left out in ``result.not_copied``."""
+    tracked = Tracked(top) if use_gitignore else None
+
+    def left_out(rel: str, why: str) -> None:
+        if record:
+            folder = "/" if rel.endswith("/") else ""
+            result.not_copied.append((_display(top / rel) + folder, why))
+
+    # (folder, its ignorer, ignored: only the files git tracks are taken)
+    stack: list[tuple[Path, Ignorer, bool]] = [(top, ignorer, False)]
     while stack:
-        folder, ign = stack.pop()
+        folder, ign, ignored = stack.pop()
         if use_gitignore:
             ign = ign.child(folder)
+        if walked is not None:
+            walked.add(Path(os.path.realpath(folder)))
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
             result.problems.append(f"{_display(folder)}: cannot list folder ({_reason(exc)})")
             continue
-        subfolders: list[tuple[Path, Ignorer]] = []
+        subfolders: list[tuple[Path, Ignorer, bool]] = []
         for entry in entries:
+            if entry.name in _SKIP_DIRS:  # (a worktree's .git is a file)
+                continue
             path = Path(entry.path)
             rel = path.relative_to(top).as_posix()
             try:
@@ -260,40 +399,38 @@ def _walk(
                 is_dir = is_file = False
             if is_dir:
                 if (
-                    entry.name in _SKIP_DIRS
-                    or _excluded(rel + "/", excludes)
+                    _excluded(rel + "/", excludes)
                     or _excluded(rel, excludes)
                     or (anchored and anchored.matches(path, is_dir=True))
                 ):
-                    continue
-                if use_gitignore and ign.ignored(path, True):
-                    continue
-                subfolders.append((path, ign))
+                    left_out(rel + "/", EXCLUDED)
+                elif ignored or (use_gitignore and ign.ignored(path, True)):
+                    if tracked is not None and tracked.holds(rel):
+                        subfolders.append((path, ign, True))
+                    else:
+                        left_out(rel + "/", IGNORED)
+                else:
+                    subfolders.append((path, ign, False))
                 continue
-            if entry.is_symlink() and not is_file:
-                if entry.name.endswith(exts):
-                    result.problems.append(f"{_display(path)}: skipped {_bad_link(path)}")
-                continue
-            if not entry.name.endswith(exts) and is_leftover(entry.name):
+            source = has_extension(entry.name, exts)
+            if not source and is_leftover(entry.name):
                 result.leftovers.append(path)
                 continue
-            if not is_file or _excluded(rel, excludes):
+            if _excluded(rel, excludes) or (anchored and anchored.matches(path)):
+                left_out(rel, EXCLUDED)
                 continue
-            if anchored and anchored.matches(path):
+            if (ignored or (use_gitignore and ign.ignored(path, False))) and not (
+                tracked is not None and tracked.file(rel)
+            ):
+                left_out(rel, IGNORED)
                 continue
-            if use_gitignore and ign.ignored(path, False):
-                continue
-            yield path, entry.name.endswith(exts)
+            if entry.is_symlink():
+                yield path, source, True
+            elif is_file:
+                yield path, source, False
+            else:
+                left_out(rel, "not a regular file")  # a fifo, a socket, a device
         stack.extend(reversed(subfolders))
-
-
-def _inside(link: Path, top: Path) -> bool:
-    """Does the symbolic link ``link`` lead to a file inside the folder ``top``?"""
-    try:
-        Path(os.path.realpath(link)).relative_to(top)
-    except ValueError:
-        return False
-    return True
 
 
 def _bad_link(path: Path) -> str:

@@ -168,12 +168,30 @@ def _display(path: Path) -> str:
 
 
 def _remap_outputs(discovery: Discovery, output_dir: Path) -> None:
-    """Headers from outside the inputs widen the mirrored tree: outputs are
-    placed relative to the common folder of everything translated."""
-    base = Path(os.path.commonpath([str(t.real.parent) for t in discovery.targets]))
-    discovery.targets[:] = [
-        replace(t, output=output_dir / os.path.relpath(t.real, base)) for t in discovery.targets
+    """Headers from outside the inputs widen the mirrored tree: the output
+    folder now mirrors the common folder of everything translated, and every
+    output already planned (translations, build files, copies, links) moves
+    with its folder, so the mirror stays one tree."""
+    reals = [str(t.real.parent) for t in discovery.targets]
+    old = discovery.base.resolve() if discovery.base is not None else None
+    base = Path(os.path.commonpath([*reals, *([str(old)] if old else [])]))
+    shift = os.path.relpath(old, base) if old is not None else "."
+
+    def moved(output: Path) -> Path:
+        return output_dir / shift / os.path.relpath(output, output_dir)
+
+    def placed(target: Target) -> Path:
+        if target.output is not None:
+            return moved(target.output)
+        return output_dir / os.path.relpath(target.real, base)  # a header just added
+
+    discovery.targets[:] = [replace(t, output=placed(t)) for t in discovery.targets]
+    discovery.build_files[:] = [
+        replace(b, output=moved(b.output)) if b.output else b for b in discovery.build_files
     ]
+    discovery.extra_copies[:] = [(src, moved(out)) for src, out in discovery.extra_copies]
+    discovery.links[:] = [(link, moved(out), text) for link, out, text in discovery.links]
+    discovery.base = base
 
 
 def renamed(name: str) -> str:
@@ -182,9 +200,16 @@ def renamed(name: str) -> str:
     if not dot:
         stem, suffix = name, ""
     stem = stem.replace("cuda", "hip").replace("CUDA", "HIP").replace("Cuda", "Hip")
-    if suffix == "cu":
+    if suffix.lower() == "cu":  # K.CU too: clang knows .hip, not .HIP
         suffix = "hip"
     return f"{stem}.{suffix}" if dot else stem
+
+
+def _renamed_link(link: Path, text: str, moves: dict[Path, Path]) -> str:
+    real = Path(os.path.realpath(link))
+    if real not in moves or os.path.basename(text) != real.name:
+        return text
+    return os.path.join(os.path.dirname(text), moves[real].name)
 
 
 def _rewrites(
@@ -239,6 +264,10 @@ def plan_renames(
             )
         )
     discovery.targets[:] = updated
+    if moves and discovery.links:  # -o: a link to a renamed file leads to its new name
+        discovery.links[:] = [
+            (link, out, _renamed_link(link, text, moves)) for link, out, text in discovery.links
+        ]
     if moves and scan_project:
         _add_includers(discovery, search, moves, extensions, use_gitignore, excludes)
     return moves

@@ -19,6 +19,11 @@ class Summary:
     by_severity: Counter[str] = field(default_factory=Counter)
     stats: Stats = field(default_factory=Stats)
     problems: list[str] = field(default_factory=list)  # discovery problems and I/O errors
+    not_found: int = 0  # paths named that are not there (or not files or folders)
+    copied: int = 0  # --copy-all: the other files copied as they are
+    linked: int = 0  # -o: symbolic links recreated as links
+    copy_errors: int = 0  # copies and links that failed
+    not_copied: list[tuple[str, str]] = field(default_factory=list)  # --copy-all: (path, why)
 
     def add(self, report: FileReport) -> None:
         self.files += 1
@@ -33,6 +38,21 @@ class Summary:
     def unsupported(self) -> int:
         return self.by_severity[Severity.ERROR.value]
 
+    @property
+    def errors(self) -> int:
+        """What went wrong in the run: paths not found, reads, writes, copies."""
+        return self.by_status[Status.ERROR.value] + self.not_found + self.copy_errors
+
+    def left_out(self) -> dict[str, str]:
+        """--copy-all: why -> "N files, M folders" left out of the mirror."""
+        counts: dict[str, Counter[str]] = {}
+        for path, why in self.not_copied:
+            counts.setdefault(why, Counter())["folder" if path.endswith("/") else "file"] += 1
+        return {
+            why: ", ".join(f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in sorted(c.items()))
+            for why, c in counts.items()
+        }
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "files": self.files,
@@ -40,6 +60,11 @@ class Summary:
             "diagnostics": dict(sorted(self.by_severity.items())),
             "stats": self.stats.to_dict(),
             "problems": list(self.problems),
+            "errors": self.errors,
+            "not_found": self.not_found,
+            "copied": self.copied,
+            "links": self.linked,
+            "not_copied": [{"path": path, "reason": why} for path, why in self.not_copied],
         }
 
 
@@ -130,11 +155,16 @@ def print_summary(summary: Summary, stream: IO[str], *, mode: str, stats: bool) 
         ("changed" if mode not in ("diff", "check") else "would change", s["changed"]),
         ("unchanged", s["unchanged"]),
         ("skipped (not source text)", s["skipped"]),
-        ("I/O errors", s["error"]),
+        ("errors (paths not found, I/O)", summary.errors),
         ("CUDA references converted", summary.stats.converted_total),
         ("CUDA references left unconverted", summary.stats.unconverted_total),
-        ("errors / warnings / notes", f"{d['error']} / {d['warning']} / {d['info']}"),
+        ("diagnostics: errors / warnings / notes", f"{d['error']} / {d['warning']} / {d['info']}"),
     ]
+    if summary.copied:
+        rows.append(("other files copied as they are", summary.copied))
+    if summary.linked:
+        rows.append(("symbolic links recreated", summary.linked))
+    rows += [(f"not copied: {why}", count) for why, count in summary.left_out().items()]
     for what, count in rows:
         table.add_row(what, str(count))
     console.print(table)

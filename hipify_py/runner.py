@@ -8,11 +8,11 @@ import contextlib
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .diagnostics import Diagnostic, Severity
 from .engine import FileResult, translate_bytes
@@ -373,19 +373,82 @@ def atomic_write(
     the file at ``path`` no longer has this (size, mtime, inode) - someone
     changed it since we read it.
     """
-    mode = None
-    for model in (like, path):  # the model's permissions, else those of the file replaced
-        if model is not None and mode is None:
-            try:
-                mode = stat.S_IMODE(os.stat(model).st_mode)
-            except OSError:
-                mode = None
-    if mode is None:  # a new file: the usual 0666 less the umask (mkstemp makes 0600)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        mode = 0o666 & ~umask
     if like is not None and like == path and not _writable(path):
         raise PermissionError(13, "file is read-only")
+
+    def fill(handle: BinaryIO) -> None:
+        handle.write(data)
+
+    _replace(path, fill, _mode_of(like, path), expect=expect, durable=durable)
+
+
+def atomic_copy(source: Path, path: Path) -> bool:
+    """Copy the file ``source`` (its bytes, permission bits and times; a
+    symbolic link is followed) to ``path`` as atomic_write writes: whole or not
+    at all.  False when ``path`` already holds it (same size and time)."""
+    import shutil
+
+    st = os.stat(source)
+    with contextlib.suppress(OSError):
+        now = os.lstat(path)
+        if stat.S_ISREG(now.st_mode) and (now.st_size, now.st_mtime_ns) == (
+            st.st_size,
+            st.st_mtime_ns,
+        ):
+            return False
+
+    def fill(handle: BinaryIO) -> None:
+        with open(source, "rb") as original:
+            shutil.copyfileobj(original, handle, 1024 * 1024)
+
+    _replace(path, fill, stat.S_IMODE(st.st_mode), durable=False, times=st)
+    return True
+
+
+def atomic_link(path: Path, text: str) -> bool:
+    """Make ``path`` a symbolic link to ``text`` (replacing what is there, never
+    leaving it missing); False when it already is that link."""
+    with contextlib.suppress(OSError):
+        if os.readlink(path) == text:
+            return False
+    if not _writable(path.parent):
+        raise PermissionError(13, "folder is read-only")
+    import secrets
+
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+    os.symlink(text, tmp)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return True
+
+
+def _mode_of(like: Path | None, path: Path) -> int:
+    """The model's permissions, else those of the file replaced, else (a new
+    file) the usual 0666 less the umask (mkstemp makes 0600)."""
+    for model in (like, path):
+        if model is not None:
+            with contextlib.suppress(OSError):
+                return stat.S_IMODE(os.stat(model).st_mode)
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _replace(
+    path: Path,
+    fill: Callable[[BinaryIO], None],
+    mode: int,
+    *,
+    expect: tuple[int, int, int] | None = None,
+    durable: bool = True,
+    times: os.stat_result | None = None,
+) -> None:
+    """Write a temporary file beside ``path`` with ``fill``, then rename it over
+    ``path``; a failure (or a kill) at any point leaves ``path`` as it was."""
     if not _writable(path.parent):
         raise PermissionError(13, "folder is read-only")
     import tempfile  # imported here: a pre-commit run that writes nothing never pays for it
@@ -393,11 +456,13 @@ def atomic_write(
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            fill(handle)
             handle.flush()
             if durable:  # the user's only copy: make it reach the disk before the rename
                 os.fsync(handle.fileno())
         os.chmod(tmp, mode)
+        if times is not None:
+            os.utime(tmp, ns=(times.st_atime_ns, times.st_mtime_ns))
         if expect is not None:
             try:
                 now = _stat_key(os.stat(path))

@@ -84,8 +84,8 @@ def visible(d: Diagnostic, verbosity: int) -> bool:
     return True
 
 
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'' if n == 1 else 's'}"
+def _count(n: int, what: str, plural: str = "") -> str:
+    return f"{n} {what if n == 1 else plural or what + 's'}"
 
 
 def changed_line(verb: str, report: FileReport, verbosity: int) -> str:
@@ -118,6 +118,10 @@ def summary_line(summary: Summary, *, mode: str) -> str:
             parts.append(f"{s[status] if parts else _count(s[status], 'file')} {word}")
     if not parts:
         parts.append(f"{verb} 0 files")
+    if summary.not_found:
+        parts.append(f"{_count(summary.not_found, 'path')} not found")
+    if summary.copy_errors:
+        parts.append(f"{_count(summary.copy_errors, 'copy', 'copies')} failed")
     line = ", ".join(parts)
     found = [_count(d[level], level) for level in ("error", "warning") if d[level]]
     if found:

@@ -263,3 +263,12 @@ def test_quiet_stdout_prints_only_errors(quiet_tree: Path) -> None:
     done = run_cli("src/a.cu", "--stdout", "-q", cwd=quiet_tree)
     assert _lines(done.stderr) == ERROR_LINES
     assert b"hipFree(0)" in done.stdout
+
+
+def test_quiet_summary_counts_a_missing_path(tmp_path: Path) -> None:
+    (tmp_path / "k.cu").write_text("void f() { cudaDeviceSynchronize(); }\n")
+    done = run_cli("-q", str(tmp_path / "k.cu"), str(tmp_path / "gone.cu"), "--no-cache")
+    assert done.returncode == 2
+    lines = done.stderr.decode().strip().splitlines()
+    assert "gone.cu" in lines[0] and "error" in lines[0]
+    assert lines[-1].startswith("translated 1 file, 1 path not found"), lines

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from .cli_options import config_file, diagnostic_filters, explicit_flags
+from .hip_target import default_version
 
 EXIT_OK, EXIT_ERROR = 0, 2
 
@@ -165,7 +166,7 @@ def run_report(paths: list[Path], flags: dict[str, Any], explicit: set[str]) -> 
         click.echo(f"hipify-py report: error: {problem}", err=True)
     for problem in discovery.problems:
         click.echo(f"hipify-py report: warning: {problem}", err=True)
-    hip = options.hip_version or table.newest_hip_version()
+    hip = options.hip_version or default_version()
     from .progress import with_progress
 
     report = build_report(

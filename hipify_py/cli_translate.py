@@ -14,6 +14,7 @@ import click
 from .api import translate_paths
 from .config import ConfigError, configured_paths, merge, project_config
 from .files import DEFAULT_EXTENSIONS, Discovery, DiscoveryError
+from .hip_target import Target
 from .options import Options
 from .progress import echo_err, with_progress
 from .render import (
@@ -75,13 +76,28 @@ def _mode(flags: dict[str, Any]) -> Mode | str:
     return Mode.IN_PLACE
 
 
-def build_options(flags: dict[str, Any]) -> Options | str:
-    hip_version = None
+def resolve_target(flags: dict[str, Any], explicit: set[str] | None = None) -> Target | str:
+    """The HIP release to target: --hip-version, the configuration's
+    hip-version, else the user's toolchain (hip_target.detect)."""
     if flags["hip_version"]:
         try:
-            hip_version = parse_version(flags["hip_version"])
+            version = parse_version(flags["hip_version"])
         except ValueError as exc:
             return f"--hip-version: {exc}"
+        typed = explicit is None or "hip_version" in explicit
+        return Target(version, "--hip-version" if typed else "hip-version in the configuration")
+    from .hip_target import detect
+
+    return detect()
+
+
+def build_options(flags: dict[str, Any], target: Target | None = None) -> Options | str:
+    if target is None:
+        resolved = resolve_target(flags)
+        if isinstance(resolved, str):
+            return resolved
+        target = resolved
+    hip_version = target.version
     for option in ("select", "ignore"):
         unknown = unknown_codes(_codes(flags[option]))
         if unknown:
@@ -219,9 +235,14 @@ def _run_translate(
         return _fail(mode)
     if flags["list_asm"]:
         mode = Mode.CHECK
-    options = build_options(flags)
+    target = resolve_target(flags, explicit)
+    if isinstance(target, str):
+        return _fail(target)
+    options = build_options(flags, target)
     if isinstance(options, str):
         return _fail(options)
+    if verbosity_of(flags) >= 0 and flags["form"] != "json" and not flags["list_asm"]:
+        echo_err(f"hipify-py: {target.describe()}")
     clang = clang_setup(flags, explicit if explicit is not None else set(flags))
     if isinstance(clang, str):
         return _fail(clang)

@@ -259,14 +259,16 @@ WARP_SYNCWARP = _code(
 WARP_SYNC_OPT_IN = _code(
     "HPY405",
     "warp-sync-opt-in",
-    N,
-    "defined HIP_ENABLE_WARP_SYNC_BUILTINS, which HIP 6.2 to 6.4 need for the _sync functions",
+    W,
+    "the _sync warp functions need HIP >= 6.2; defined HIP_ENABLE_WARP_SYNC_BUILTINS, which "
+    "HIP 6.2 to 6.4 need for them",
     why="HIP 6.2 to 6.4 declare __shfl_sync, __ballot_sync, ... only when "
     "HIP_ENABLE_WARP_SYNC_BUILTINS is defined before <hip/hip_runtime.h>; HIP 7.0 declares them by "
     "default (6.4.3's and 7.2.4's amd_warp_sync_functions.h).",
     example="v += __shfl_down_sync(0xffffffff, v, 1);  // with --hip-version 6.2",
-    fix="Nothing; if another header includes hip_runtime.h first, compile with "
-    "-DHIP_ENABLE_WARP_SYNC_BUILTINS.",
+    fix="With HIP 6.2-6.4, nothing (if another header includes hip_runtime.h first, compile "
+    "with -DHIP_ENABLE_WARP_SYNC_BUILTINS); with an older HIP, translate with its "
+    "--hip-version, which gives the mask-less __shfl forms.",
 )
 WARP_MASK_PARAMETER = _code(
     "HPY406",

@@ -13,6 +13,7 @@ from . import diagnostics as D
 from .context import Context
 from .diagnostics import Diagnostic, Severity
 from .edits import Edit, apply, plan
+from .hip_target import default_version
 from .options import Options
 from .parse import error_count, parse
 from .rules import all_rules, arch, identifiers, includes
@@ -263,7 +264,7 @@ def _translate(
         options=options,
         info=info,
         lines=lines,
-        target_hip=options.hip_version or table.newest_hip_version(),
+        target_hip=options.hip_version or default_version(),
     )
     result.errors_before = error_count(tree)
     if facts is not None:

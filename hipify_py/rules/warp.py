@@ -197,9 +197,11 @@ def run(ctx: Context) -> None:
         ctx.report(
             D.WARP_SYNC_OPT_IN,
             first_needing.start,
-            f"defined {OPT_IN_MACRO}: HIP {_v(SYNC_BUILTINS)}-6.4 declares the _sync warp "
-            "functions only when it is defined before <hip/hip_runtime.h>",
-            hint=f"if another header includes hip_runtime.h first, compile with -D{OPT_IN_MACRO}",
+            f"the _sync warp functions need HIP >= {_v(SYNC_BUILTINS)}; defined {OPT_IN_MACRO}: "
+            f"HIP {_v(SYNC_BUILTINS)}-6.4 declares them only when it is defined before "
+            "<hip/hip_runtime.h>",
+            hint=f"if another header includes hip_runtime.h first, compile with -D{OPT_IN_MACRO}; "
+            "with HIP < 6.2 translate with --hip-version of that HIP (mask-less __shfl forms)",
         )
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..context import cached_version
+from ..hip_target import default_version
 from ..options import Options
 from ..semantic_facts import Note, SemanticFacts
 from ..table import MappingTable
@@ -697,7 +698,7 @@ class _Walk:
         row = self.table.lookup(name)
         if row is None or not row.hip:
             return None
-        target = self.options.hip_version or self.table.newest_hip_version()
+        target = self.options.hip_version or default_version()
         if row.hip_added and cached_version(row.hip_added) > target:
             return None
         suffix = name[len(prefix) :]

@@ -943,7 +943,8 @@ def render_markdown(report: Report, max_sites: int = 20) -> str:
         )
     else:
         out.append("None found.\n")
-    out.append("## Files, most effort first\n")
+    out.append("## Files\n")
+    out.append("Most estimated effort first.\n")
     out.append(
         _md_table(
             [
@@ -1343,7 +1344,8 @@ def render_html(report: Report, max_sites: int = 200) -> str:
         )
     else:
         out.append("<p>None found.</p>")
-    out.append('<h2 id="files">Files, most effort first</h2>')
+    out.append('<h2 id="files">Files</h2>')
+    out.append("<p>Most estimated effort first.</p>")
     out.append(
         _html_table(
             [

@@ -1051,13 +1051,13 @@ padding-bottom:.2em}p.meta{color:#556}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:.6em 0}
 th,td{border:1px solid #d5d9e2;padding:.3em .55em;text-align:left;vertical-align:top}
-th{background:#f1f3f8}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;
-white-space:nowrap}
+th{background:#f1f3f8}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+td.n{white-space:nowrap}
 code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f4f5f8;
 padding:0 .2em;border-radius:3px;overflow-wrap:anywhere}code.name{white-space:nowrap}
 td.path{min-width:24em;max-width:48em}
 td.path code{overflow-wrap:normal;word-break:normal}
-td.names{min-width:18em}td.names code.name{white-space:normal;overflow-wrap:anywhere}
+td.names{min-width:16em}
 .cards{display:flex;flex-wrap:wrap;gap:.8em;margin:1em 0}
 .card{border:1px solid #d5d9e2;border-radius:8px;padding:.6em 1em;min-width:10em}
 .card b{display:block;font-size:1.5em}.card span{color:#556}
@@ -1066,9 +1066,9 @@ details{margin:.3em 0}summary{cursor:pointer}
 svg text{font-family:system-ui,sans-serif}
 """
 # Layout: a path column keeps at least 24em and breaks only after a '/'
-# (<wbr>), never inside a name; a list of names (a file's blockers) keeps 18em
-# and breaks a name longer than that; a table still wider than the page scrolls
-# sideways in its .scroll box instead of squeezing its columns.
+# (<wbr>), never inside a name; a list of CUDA names (a file's blockers) breaks
+# between names only; a table still wider than the page scrolls sideways in its
+# .scroll box instead of squeezing its columns.
 
 _GREEN, _RED = "#2e9d50", "#d9534f"
 

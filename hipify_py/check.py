@@ -664,7 +664,7 @@ def project_url() -> str | None:
         label, _, url = entry.partition(",")
         key = re.sub(r"[\s_.-]", "", label).lower()
         urls.setdefault(key, url.strip())
-    home = (dist.metadata.get("Home-page") or "").strip()
+    home = " ".join(dist.metadata.get_all("Home-page") or []).strip()
     if home and home.upper() != "UNKNOWN":
         urls.setdefault("home", home)
     for key in _REPOSITORY_KEYS:

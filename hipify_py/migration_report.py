@@ -656,7 +656,7 @@ def build_report(
                 hip = ""
                 if d.code == "HPY103" and not _is_header(d):
                     row = table.names.get(d.name)
-                    hip = row.hip if row is not None else ""
+                    hip = (row.hip or "") if row is not None else ""
                 inventory(
                     blocker.name, blocker.library, blocker.kind, blocker.reason, hip, fr.display
                 )

@@ -189,7 +189,7 @@ def _metadata(folder: Path, version: str, *urls: str) -> dict[str, str]:
     info = folder / f"hipify_py-{version}.dist-info"
     info.mkdir(parents=True)
     lines = ["Metadata-Version: 2.1", "Name: hipify-py", f"Version: {version}"]
-    lines += [f"Project-URL: {url}" for url in urls]
+    lines += [url if url.startswith("Home-page:") else f"Project-URL: {url}" for url in urls]
     (info / "METADATA").write_text("\n".join(lines) + "\n")
     return {"PYTHONPATH": f"{folder}{os.pathsep}{REPO}"}
 
@@ -212,6 +212,18 @@ def test_help_uri_is_the_docs_of_this_version(tmp_path: Path) -> None:
     # the anchors are those of docs/diagnostics.md's headings
     page = (REPO / "docs" / "diagnostics.md").read_text(encoding="utf-8")
     assert "\n### HPY100 `translatable-cuda-reference` (warning)\n" in page
+
+
+def test_help_uri_from_a_home_page_on_gitlab(tmp_path: Path) -> None:
+    root = _tree(tmp_path / "t", {"src/a.cu": UNICODE})
+    env = _metadata(tmp_path / "meta", __version__, "Home-page: https://gitlab.com/example/hipify-py/")
+    (run,) = _sarif(root, "src", env=env)["runs"]
+    driver = run["tool"]["driver"]
+    assert driver["informationUri"] == "https://gitlab.com/example/hipify-py"
+    assert driver["rules"][0]["helpUri"] == (
+        f"https://gitlab.com/example/hipify-py/-/blob/v{__version__}/docs/diagnostics.md"
+        "#hpy001-self-check-failed-error"
+    )
 
 
 @pytest.mark.parametrize(

@@ -299,13 +299,17 @@ def _edits(specs: list[EditSpec], lines: LineIndex) -> tuple[Edit, ...]:
 
 
 def _end(d: Diagnostic, lines: LineIndex) -> tuple[int, int]:
-    """Where diagnostic ``d``'s text ends, when it knows its span and the span
-    is in this file; (0, 0) otherwise."""
-    if not d.offset < d.end_offset <= len(lines.data):
+    """Where diagnostic ``d``'s text ends: its span when it knows one, else the
+    end of its CUDA name when the name is at its position; (0, 0) when neither
+    (or the position is not in this file)."""
+    if not 0 <= d.offset < len(lines.data) or lines.position(d.offset) != (d.line, d.column):
         return 0, 0
-    if lines.position(d.offset) != (d.line, d.column):
-        return 0, 0
-    return lines.position(d.end_offset)
+    if d.offset < d.end_offset <= len(lines.data):
+        return lines.position(d.end_offset)
+    name = d.name.encode("utf-8")
+    if name and lines.data.startswith(name, d.offset):
+        return lines.position(d.offset + len(name))
+    return 0, 0
 
 
 def findings_for(

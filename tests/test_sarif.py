@@ -102,6 +102,14 @@ def test_regions_end_where_the_name_ends(tmp_path: Path) -> None:
     for name in ("cudaMalloc", "cudaFree", "cudaLaunchKernelExC", "<cuda_runtime.h>"):
         region = _region(by_name[name])
         assert _text_of(text, region) == name, (name, region)
+    # a hazard: the span of the node the rule matched, or else its CUDA name
+    lane = next(r for r in results if r["ruleId"] == "HPY420")
+    assert _text_of(text, _region(lane)) == "threadIdx.x % 32"
+    ballot = next(r for r in results if r["ruleId"] == "HPY403")
+    assert _text_of(text, _region(ballot)) == "__ballot_sync"
+    # the widened mask: the rewritten text itself
+    mask = next(r for r in results if r.get("properties", {}).get("cudaName") == "0xffffffff")
+    assert _text_of(text, _region(mask)) == "0xffffffff"
     malloc = _region(by_name["cudaMalloc"])
     assert (malloc["startLine"], malloc["startColumn"]) == (3, 40)  # code points, not bytes
     assert malloc["endColumn"] == 40 + len("cudaMalloc")

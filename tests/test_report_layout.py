@@ -350,3 +350,25 @@ def test_api_inventory_in_every_format(project: Path) -> None:
     table = html[html.index('id="api-table"') :]
     assert '<code class="name">cudaMalloc</code>' in table
     assert "<code>hipMalloc</code>" in table
+
+
+def test_inventory_of_an_api_that_needs_a_newer_hip(tmp_path: Path) -> None:
+    table = load_table()
+    newer, row = next(
+        (name, row)
+        for name, row in sorted(table.names.items())
+        if row.library == "runtime" and row.kind == "function" and row.hip
+        and row.hip_added.startswith("6.")
+    )
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "new.cu").write_text(f"void f() {{ {newer}(0); cudaFree(0); }}\n")
+    data = json.loads(_report(src, "json", "--hip-version", "5.7"))
+    (blocker,) = data["blockers"]
+    assert blocker["reason"] == "needs-newer-hip"
+    assert "--hip-version" in blocker["hint"]  # the diagnostic's hint names what to do
+    apis = {a["name"]: a for a in data["apis"]}
+    assert apis[newer]["status"] == "needs-newer-hip" and apis[newer]["hip"] == row.hip
+    assert apis["cudaFree"]["status"] == "converted" and apis["cudaFree"]["hip"] == "hipFree"
+    markdown = _report(src, "md", "--hip-version", "5.7")
+    assert f"left unchanged: `{row.hip}` needs a newer HIP" in markdown

@@ -55,8 +55,6 @@ ACTIONS_FILE = Path(__file__).resolve().parent / "data" / "blocker_actions.yaml"
 _MISSING_ONLY = re.compile(
     r"\bno (?:[\w+.-]+ )?(?:counterpart|equivalent|header)\.?$", re.IGNORECASE
 )
-
-
 _GENERIC_HINT = "port this use by hand"  # the rules' hint when a row has none
 
 
@@ -101,10 +99,8 @@ def blocker_actions() -> Actions:
         for section, text in (entry.get("sections") or {}).items():
             where = f"libraries.{library}.sections.{section}"
             sections[(str(library), str(section))] = _text(text, where)
-    return Actions(
-        _text(data.get("headers"), "headers"), _text(data.get("unknown"), "unknown"),
-        defaults, sections,
-    )
+    headers = _text(data.get("headers"), "headers")
+    return Actions(headers, _text(data.get("unknown"), "unknown"), defaults, sections)
 
 
 def with_action(specific: str, action: str) -> str:

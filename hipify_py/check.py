@@ -25,23 +25,35 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .diagnostics import CATALOGUE, TRANSLATABLE_REFERENCE, Severity
+from .diagnostics import CATALOGUE, TRANSLATABLE_REFERENCE, Diagnostic, Severity
 from .options import Options
 from .runner import FileReport, Status
+from .source import UTF8_BOM, LineIndex
 from .table import MappingTable
 
 REFERENCE_CODE = TRANSLATABLE_REFERENCE.code
 FAIL_ON = ("error", "warning", "never")
 FORMATS = ("text", "json", "sarif", "github", "junit")
 BASELINE_VERSION = 1
-PROJECT_URL = "https://github.com/hipify-py/hipify-py"
-DOCS_URL = f"{PROJECT_URL}/blob/main/docs/diagnostics.md"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SUPPRESS = re.compile(rb"hipify-py:\s*ignore(?:\[([A-Za-z0-9_, ]*)\])?")
 
 
 class CheckError(Exception):
     """A usage or input problem (bad --shard, unreadable baseline): exit 2."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One replacement the translation makes: the text from (line, column) up to
+    (end_line, end_column), exclusive, becomes ``text``; 1-based, columns in
+    characters as in the findings."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
 
 
 @dataclass
@@ -58,6 +70,9 @@ class Finding:
     hint: str = ""
     fingerprint: str = ""
     baselined: bool = False
+    end_line: int = 0  # where the finding's text ends (exclusive), when known
+    end_column: int = 0
+    edits: tuple[Edit, ...] = ()  # what translating changes here, when known exactly
 
     @property
     def rule(self) -> str:
@@ -209,24 +224,25 @@ def _change_message(old: str, new: str, rule: str) -> str:
     return f"`{_short(old)}` remains; {who} rewrites it to `{_short(new)}`"
 
 
-def pending_changes(report: FileReport) -> list[tuple[int, int, str, str, str, str]]:
-    """What translating the file (at the options of its run) would change, as
-    (line, column, name, what it becomes, library, message): exactly the edits
-    the translator applies (report.changes), so that a file hipify-py has
-    translated has none.  An edit of a recorded CUDA reference is that name;
-    other edits of one line (a widened warp mask, a launch rewrite) make one
-    entry, folded into the line's reference when it has one."""
-    out: list[tuple[int, int, str, str, str, str]] = []
+EditSpec = tuple[int, int, str, str]  # line, column, the original text, what it becomes
+
+
+def _pending(report: FileReport) -> list[tuple[int, int, str, str, str, str, list[EditSpec]]]:
+    """pending_changes, each entry with the edits it stands for."""
+    out: list[tuple[int, int, str, str, str, str, list[EditSpec]]] = []
     others: dict[int, list[tuple[int, str, str, str]]] = {}
-    reference_lines = set()
+    first_reference: dict[int, int] = {}  # line -> index in out
     for line, column, name, hip, library, rule in report.changes:
         if not rule:  # a CUDA reference
-            reference_lines.add(line)
-            out.append((line, column, name, hip, library, _reference_message(name, hip, library)))
+            first_reference.setdefault(line, len(out))
+            message = _reference_message(name, hip, library)
+            out.append((line, column, name, hip, library, message, [(line, column, name, hip)]))
         else:
             others.setdefault(line, []).append((column, name, hip, rule))
     for line, edits in others.items():
-        if line in reference_lines:
+        specs = [(line, column, old, new) for column, old, new, _ in edits]
+        if line in first_reference:
+            out[first_reference[line]][6].extend(specs)
             continue
         # name the line by a replacement rather than by an insertion
         column, old, new, rule = min(edits, key=lambda e: (not e[1].strip(), e[0]))
@@ -234,9 +250,66 @@ def pending_changes(report: FileReport) -> list[tuple[int, int, str, str, str, s
         if len(edits) > 1:
             more = len(edits) - 1
             message += f" (and {more} more change{'s' if more > 1 else ''} on this line)"
-        out.append((line, column, _short(old) or _short(new), _short(new), "", message))
-    out.sort()
+        out.append((line, column, _short(old) or _short(new), _short(new), "", message, specs))
+    out.sort(key=lambda entry: entry[:6])
     return out
+
+
+def pending_changes(report: FileReport) -> list[tuple[int, int, str, str, str, str]]:
+    """What translating the file (at the options of its run) would change, as
+    (line, column, name, what it becomes, library, message): exactly the edits
+    the translator applies (report.changes), so that a file hipify-py has
+    translated has none.  An edit of a recorded CUDA reference is that name;
+    other edits of one line (a widened warp mask, a launch rewrite) make one
+    entry, folded into the line's reference when it has one."""
+    return [entry[:6] for entry in _pending(report)]
+
+
+def _offset(lines: LineIndex, line: int, column: int) -> int | None:
+    """The byte offset of a 1-based (line, column) as LineIndex.position counts
+    it (characters of valid UTF-8, else bytes; a leading BOM is not counted)."""
+    if not 1 <= line <= lines.line_of(len(lines.data)):
+        return None
+    base = lines.offset_of_line(line)
+    text = lines.line_text(line)
+    if line == 1 and text.startswith(UTF8_BOM):
+        base += len(UTF8_BOM)
+        text = text[len(UTF8_BOM) :]
+    try:
+        chars = text.decode("utf-8")
+    except UnicodeDecodeError:
+        return base + column - 1 if column - 1 <= len(text) else None
+    if column - 1 > len(chars):
+        return None  # past the end of the line
+    return base + len(chars[: column - 1].encode("utf-8"))
+
+
+def _edits(specs: list[EditSpec], lines: LineIndex) -> tuple[Edit, ...]:
+    """The specs as Edits, each checked against the file's bytes; () when one
+    does not match (the fix would not be the translation's)."""
+    out = []
+    for line, column, old, new in specs:
+        start = _offset(lines, line, column)
+        raw = old.encode("utf-8")
+        if start is None or lines.data[start : start + len(raw)] != raw:
+            return ()
+        end_line, end_column = lines.position(start + len(raw))
+        out.append(Edit(line, column, end_line, end_column, new))
+    return tuple(out)
+
+
+def _end(d: Diagnostic, lines: LineIndex) -> tuple[int, int]:
+    """Where diagnostic ``d``'s text ends: its span when it knows one, else the
+    end of its CUDA name when the name is at its position; (0, 0) when neither
+    (or the position is not in this file)."""
+    if not 0 <= d.offset < len(lines.data) or lines.position(d.offset) != (d.line, d.column):
+        return 0, 0
+    if d.offset < d.end_offset <= len(lines.data):
+        return lines.position(d.end_offset)
+    name = d.name.encode("utf-8")
+    if name and lines.data.startswith(name, d.offset):
+        return lines.position(d.offset + len(name))
+    return 0, 0
 
 
 def findings_for(
@@ -255,10 +328,24 @@ def findings_for(
     fingerprints and the ``// hipify-py: ignore[HPY100]`` comments).
     """
     options = options or Options()
+    wants_references = options.wants(REFERENCE_CODE)
+    diagnostics = [d for d in report.diagnostics if notes or d.severity is not Severity.INFO]
+    if not diagnostics and not (wants_references and report.changes):
+        return []
+    if data is None:
+        try:
+            data = Path(report.display).read_bytes()
+        except OSError:
+            data = b""
+    lines = LineIndex(data)
+    count = data.count(b"\n") + 1
+
+    def text(line: int) -> bytes:
+        return lines.line_text(line) if 1 <= line <= count else b""
+
     found: list[Finding] = []
-    for d in report.diagnostics:
-        if d.severity is Severity.INFO and not notes:
-            continue
+    for d in diagnostics:
+        end_line, end_column = _end(d, lines)
         found.append(
             Finding(
                 path,
@@ -270,28 +357,16 @@ def findings_for(
                 name=d.name,
                 library=_library(d.name, table),
                 hint=d.hint,
+                end_line=end_line,
+                end_column=end_column,
             )
         )
-    wants_references = options.wants(REFERENCE_CODE)
-    if not found and not (wants_references and report.changes):
-        return []
-    if data is None:
-        try:
-            data = Path(report.display).read_bytes()
-        except OSError:
-            data = b""
-    from .source import LineIndex
-
-    lines = LineIndex(data)
-    count = data.count(b"\n") + 1
-
-    def text(line: int) -> bytes:
-        return lines.line_text(line) if 1 <= line <= count else b""
-
     if wants_references:
-        for line, column, name, hip, library, message in pending_changes(report):
+        for line, column, name, hip, library, message, specs in _pending(report):
             if b"hipify-py" in data and _suppressed(text(line), REFERENCE_CODE):
                 continue
+            edits = _edits(specs, lines)
+            first = next((e for e in edits if (e.line, e.column) == (line, column)), None)
             found.append(
                 Finding(
                     path,
@@ -303,6 +378,9 @@ def findings_for(
                     name=name,
                     library=library,
                     hip=hip,
+                    end_line=first.end_line if first else 0,
+                    end_column=first.end_column if first else 0,
+                    edits=edits,
                 )
             )
     found.sort(key=lambda f: (f.line, f.column, f.code, f.name))
@@ -570,7 +648,57 @@ def _anchor(heading: str) -> str:
     return text.replace(" ", "-")
 
 
-def sarif_rules() -> list[dict[str, Any]]:
+_REPOSITORY_KEYS = ("repository", "source", "sourcecode", "code", "homepage", "home")
+
+
+def project_url() -> str | None:
+    """The project's repository, from this installation's package metadata
+    (a Project-URL named Repository, Source, Homepage..., else Home-page); None
+    when the metadata names none, or is another version's."""
+    from importlib import metadata
+
+    try:
+        dist = metadata.distribution("hipify-py")
+    except metadata.PackageNotFoundError:
+        return None
+    if dist.version != __version__:
+        return None
+    urls: dict[str, str] = {}
+    for entry in dist.metadata.get_all("Project-URL") or []:
+        label, _, url = entry.partition(",")
+        key = re.sub(r"[\s_.-]", "", label).lower()
+        urls.setdefault(key, url.strip())
+    home = " ".join(dist.metadata.get_all("Home-page") or []).strip()
+    if home and home.upper() != "UNKNOWN":
+        urls.setdefault("home", home)
+    for key in _REPOSITORY_KEYS:
+        url = urls.get(key, "")
+        if re.match(r"https?://[^\s/]+/\S", url):
+            return url.rstrip("/").removesuffix(".git")
+    return None
+
+
+def docs_url(repository: str | None) -> str | None:
+    """docs/diagnostics.md of this version (the tag v<version>) in the
+    repository, where its host has a known file-URL form (GitHub, GitLab,
+    Codeberg, Bitbucket); None otherwise."""
+    if repository is None:
+        return None
+    host = repository.split("/")[2].lower()
+    ref = f"v{__version__}"
+    if host == "github.com" or host == "codeberg.org":
+        form = "src/tag" if host == "codeberg.org" else "blob"
+        return f"{repository}/{form}/{ref}/docs/diagnostics.md"
+    if host == "gitlab.com" or host.startswith("gitlab."):
+        return f"{repository}/-/blob/{ref}/docs/diagnostics.md"
+    if host == "bitbucket.org":
+        return f"{repository}/src/{ref}/docs/diagnostics.md"
+    return None
+
+
+def sarif_rules(docs: str | None = None) -> list[dict[str, Any]]:
+    """The catalogue as SARIF rules; ``docs``: the URL of docs/diagnostics.md
+    for helpUri (left out without one)."""
     from .diagnostics_doc import explain
 
     rules = []
@@ -580,26 +708,55 @@ def sarif_rules() -> list[dict[str, Any]]:
         if entry.why:
             full += " " + entry.why
         markdown = explain(entry)
-        rules.append(
-            {
-                "id": entry.code,
-                "name": entry.name,
-                "shortDescription": {"text": entry.summary},
-                "fullDescription": {"text": full},
-                "help": {
-                    "text": full + (f" Fix: {entry.fix}" if entry.fix else ""),
-                    "markdown": markdown,
-                },
-                "helpUri": f"{DOCS_URL}#{_anchor(heading)}",
-                "defaultConfiguration": {"level": _SARIF_LEVEL[entry.severity]},
-                "properties": {"tags": ["hipify-py", "cuda-to-hip"]},
-            }
-        )
+        rule: dict[str, Any] = {
+            "id": entry.code,
+            "name": entry.name,
+            "shortDescription": {"text": entry.summary},
+            "fullDescription": {"text": full},
+            "help": {
+                "text": full + (f" Fix: {entry.fix}" if entry.fix else ""),
+                "markdown": markdown,
+            },
+        }
+        if docs is not None:
+            rule["helpUri"] = f"{docs}#{_anchor(heading)}"
+        rule["defaultConfiguration"] = {"level": _SARIF_LEVEL[entry.severity]}
+        rule["properties"] = {"tags": ["hipify-py", "cuda-to-hip"]}
+        rules.append(rule)
     return rules
 
 
+def _region(line: int, column: int, end_line: int = 0, end_column: int = 0) -> dict[str, int]:
+    region = {"startLine": max(1, line), "startColumn": max(1, column)}
+    if end_line:
+        region["endLine"] = end_line
+        region["endColumn"] = end_column
+    return region
+
+
+def _fix(finding: Finding, location: dict[str, Any]) -> dict[str, Any]:
+    """A SARIF fix: the replacements hipify-py's translation makes here (an
+    insertion is an empty deleted region)."""
+    return {
+        "description": {"text": f"Apply hipify-py's translation ({finding.message})"},
+        "artifactChanges": [
+            {
+                "artifactLocation": location,
+                "replacements": [
+                    {
+                        "deletedRegion": _region(e.line, e.column, e.end_line, e.end_column),
+                        "insertedContent": {"text": e.text},
+                    }
+                    for e in finding.edits
+                ],
+            }
+        ],
+    }
+
+
 def render_sarif(result: CheckResult, root: Path | None = None) -> str:
-    rules = sarif_rules()
+    repository = project_url()
+    rules = sarif_rules(docs_url(repository))
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     results = []
     for f in result.findings:
@@ -617,7 +774,7 @@ def render_sarif(result: CheckResult, root: Path | None = None) -> str:
                 {
                     "physicalLocation": {
                         "artifactLocation": location,
-                        "region": {"startLine": max(1, f.line), "startColumn": max(1, f.column)},
+                        "region": _region(f.line, f.column, f.end_line, f.end_column),
                     }
                 }
             ],
@@ -625,6 +782,8 @@ def render_sarif(result: CheckResult, root: Path | None = None) -> str:
         }
         if entry["ruleIndex"] < 0:
             del entry["ruleIndex"]
+        if f.edits:
+            entry["fixes"] = [_fix(f, location)]
         if result.baseline is not None:
             entry["baselineState"] = "unchanged" if f.baselined else "new"
         properties: dict[str, Any] = {}
@@ -638,16 +797,12 @@ def render_sarif(result: CheckResult, root: Path | None = None) -> str:
             entry["properties"] = properties
         results.append(entry)
     notifications = [{"level": "error", "message": {"text": problem}} for problem in result.errors]
+    driver: dict[str, Any] = {"name": "hipify-py"}
+    if repository is not None:
+        driver["informationUri"] = repository
+    driver.update({"version": __version__, "semanticVersion": __version__, "rules": rules})
     run: dict[str, Any] = {
-        "tool": {
-            "driver": {
-                "name": "hipify-py",
-                "informationUri": PROJECT_URL,
-                "version": __version__,
-                "semanticVersion": __version__,
-                "rules": rules,
-            }
-        },
+        "tool": {"driver": driver},
         "columnKind": "unicodeCodePoints",
         "results": results,
         "invocations": [

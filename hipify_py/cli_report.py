@@ -41,10 +41,11 @@ _TRANSLATE_DEFAULTS: dict[str, Any] = {
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["md", "json", "html"]),
+    type=click.Choice(["md", "json", "html", "csv", "api-csv"]),
     default="md",
     show_default=True,
-    help="md: Markdown; json: stable keys (docs/report.md); html: one self-contained page.",
+    help="md: Markdown; json: stable keys (docs/report.md); html: one self-contained page; "
+    "csv: one row per file, most effort first; api-csv: every CUDA API found and what it became.",
 )
 @click.option(
     "-o",

@@ -11,11 +11,15 @@ and those that need manual work.  docs/report.md documents the output.
 
 from __future__ import annotations
 
+import csv
+import functools
 import html
+import io
 import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from . import __version__
@@ -24,7 +28,7 @@ from .runner import FileReport, Status
 from .table import MappingTable
 
 SCHEMA_VERSION = 1
-FORMATS = ("md", "json", "html")
+FORMATS = ("md", "json", "html", "csv", "api-csv")
 
 # diagnostic codes that leave a CUDA API in the code, and the reason they name
 BLOCKER_REASONS = {
@@ -41,6 +45,73 @@ def is_hazard(code: str) -> bool:
     """Device-code hazards: HPY4xx (wavefront size, arch gates, fp8, textures...) and
     HPY5xx (inline assembly)."""
     return code.startswith(("HPY4", "HPY5"))
+
+
+# --------------------------------------------------------------------------- hints
+
+ACTIONS_FILE = Path(__file__).resolve().parent / "data" / "blocker_actions.yaml"
+# a hint that only says what is missing ("libcu++ has no HIP counterpart") gets
+# the action of its section appended
+_MISSING_ONLY = re.compile(
+    r"\bno (?:[\w+.-]+ )?(?:counterpart|equivalent|header)\.?$", re.IGNORECASE
+)
+_GENERIC_HINT = "port this use by hand"  # the rules' hint when a row has none
+
+
+@dataclass(frozen=True)
+class Actions:
+    """What to do about a name HIP lacks, by library and mapping-table section
+    (hipify_py/data/blocker_actions.yaml)."""
+
+    headers: str
+    unknown: str
+    defaults: dict[str, str]
+    sections: dict[tuple[str, str], str]
+
+    def for_row(self, library: str, section: str) -> str:
+        return (
+            self.sections.get((library, section)) or self.defaults.get(library) or self.unknown
+        )
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{ACTIONS_FILE}: {where} must be a non-empty string")
+    return " ".join(value.split())
+
+
+@functools.lru_cache(maxsize=1)
+def blocker_actions() -> Actions:
+    import yaml
+
+    data = yaml.safe_load(ACTIONS_FILE.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("schema") != 1:
+        raise ValueError(f"{ACTIONS_FILE}: expected a mapping with schema: 1")
+    libraries = data.get("libraries")
+    if not isinstance(libraries, dict):
+        raise ValueError(f"{ACTIONS_FILE}: 'libraries' must be a mapping")
+    defaults: dict[str, str] = {}
+    sections: dict[tuple[str, str], str] = {}
+    for library, entry in libraries.items():
+        if not isinstance(entry, dict):
+            raise ValueError(f"{ACTIONS_FILE}: libraries.{library} must be a mapping")
+        defaults[str(library)] = _text(entry.get("default"), f"libraries.{library}.default")
+        for section, text in (entry.get("sections") or {}).items():
+            where = f"libraries.{library}.sections.{section}"
+            sections[(str(library), str(section))] = _text(text, where)
+    headers = _text(data.get("headers"), "headers")
+    return Actions(headers, _text(data.get("unknown"), "unknown"), defaults, sections)
+
+
+def with_action(specific: str, action: str) -> str:
+    """``specific`` (a row's hint), completed by ``action`` when it is empty or
+    only says what is missing."""
+    specific = " ".join(specific.split())
+    if not specific:
+        return action
+    if _MISSING_ONLY.search(specific):
+        return f"{specific.rstrip('.')}. {action}"
+    return specific
 
 
 # --------------------------------------------------------------------------- effort model
@@ -260,6 +331,42 @@ class Blocker:
 
 
 @dataclass
+class ApiUse:
+    """One line of the API inventory: a CUDA name (or header) found, and what
+    became of it."""
+
+    name: str
+    library: str
+    kind: str
+    status: str  # converted, or a blocker reason (unsupported, needs-newer-hip, ...)
+    hip: str = ""  # what it became; for needs-newer-hip the HIP name it needs
+    uses: int = 0
+    files: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "library": self.library,
+            "kind": self.kind,
+            "status": self.status,
+            "hip": self.hip,
+            "uses": self.uses,
+            "files": len(self.files),
+        }
+
+
+def became(api: ApiUse) -> str:
+    """What became of the name, in words (with `code` spans)."""
+    if api.status == "converted":
+        return f"`{api.hip}`" + (" (same name)" if api.hip == api.name else "")
+    if api.status == "needs-newer-hip":
+        return f"left unchanged: `{api.hip}` needs a newer HIP" if api.hip else "left unchanged"
+    if api.status == "unknown":
+        return "left unchanged: not in the mapping tables"
+    return "left unchanged: HIP has no counterpart"
+
+
+@dataclass
 class CodeGroup:
     """All diagnostics of one code."""
 
@@ -355,6 +462,7 @@ class Report:
     hazards: list[CodeGroup] = field(default_factory=list)  # by code
     ptx: list[Site] = field(default_factory=list)
     other: list[CodeGroup] = field(default_factory=list)  # every other code, without sites
+    apis: list[ApiUse] = field(default_factory=list)  # the inventory, most used first
     effort: Effort = field(default_factory=Effort)
     problems: list[str] = field(default_factory=list)
 
@@ -391,6 +499,7 @@ class Report:
             "hazards": sum(len(g.sites) for g in self.hazards),
             "ptx_sites": len(self.ptx),
             "unsupported_apis": len(self.blockers),
+            "apis": len(self.apis),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -407,6 +516,7 @@ class Report:
             "hazards": [g.to_dict() for g in self.hazards],
             "ptx": [s.to_dict() for s in self.ptx],
             "other_diagnostics": [g.to_dict(with_sites=False) for g in self.other],
+            "apis": [a.to_dict() for a in self.apis],
             "effort": self.effort.to_dict(),
             "problems": list(self.problems),
         }
@@ -424,25 +534,38 @@ def _is_header(d: Diagnostic) -> bool:
 
 
 def _blocker(d: Diagnostic, reason: str, table: MappingTable) -> Blocker:
+    """The Blocker of ``d``, with a hint that says what to do: the mapping row's
+    own hint (the diagnostic's for HPY103, which names the HIP version), else
+    the action of the row's table section (blocker_actions.yaml)."""
+    actions = blocker_actions()
     if _is_header(d):
         header = table.headers.get(d.name)
+        specific = (header.hint or header.note) if header is not None else d.hint
+        if d.code == "HPY103":
+            specific = d.hint
         return Blocker(
             f"<{d.name}>",
             (header.library if header is not None else "") or "headers",
             "header",
             reason,
             d.code,
-            (header.hint or header.note) if header is not None else d.hint,
+            with_action(specific, actions.headers),
         )
     row = table.names.get(d.name)
     if row is None:
-        return Blocker(d.name, "unknown", "", reason, d.code, "")
-    hint = row.hint or row.note
-    if not hint and d.code == "HPY103":
-        hint = d.hint
-    if not hint and row.section:
-        hint = f"{row.library}: {row.section}"
+        specific = "" if d.hint == _GENERIC_HINT else d.hint
+        hint = with_action(specific, actions.unknown)
+        return Blocker(d.name, "unknown", "", reason, d.code, hint)
+    specific = d.hint if d.code == "HPY103" else row.hint
+    hint = with_action(specific, actions.for_row(row.library, row.section))
     return Blocker(d.name, row.library, row.kind, reason, d.code, hint)
+
+
+def _kind_of(name: str, table: MappingTable) -> str:
+    if name[:1] in "<\"":
+        return "header"
+    row = table.names.get(name)
+    return row.kind if row is not None else ""
 
 
 def _rank(blockers: dict[str, Blocker]) -> list[Blocker]:
@@ -465,7 +588,16 @@ def build_report(
     unknown: dict[str, Blocker] = {}
     groups: dict[str, CodeGroup] = {}
     items: dict[str, EffortItem] = {}
+    apis: dict[tuple[str, str, str], ApiUse] = {}
     review = _COSTS["file-review"]
+
+    def inventory(name: str, library: str, kind: str, status: str, hip: str, path: str) -> None:
+        use = apis.get((name, status, hip))
+        if use is None:
+            use = apis[(name, status, hip)] = ApiUse(name, library, kind, status, hip)
+        use.uses += 1
+        if path not in use.files:
+            use.files.append(path)
 
     def charge(cost: Cost, file: FileCoverage) -> None:
         items.setdefault(cost.key, EffortItem(cost)).count += 1
@@ -489,6 +621,8 @@ def build_report(
             entry.converted += converted
             entry.unconverted += unconverted
             entry.files += 1
+        for _line, _column, name, target, library in fr.references:
+            inventory(name, library, _kind_of(name, table), "converted", target, fr.display)
         manual_lines: set[int] = set()
         for d in fr.diagnostics:
             if d.code == "HPY002":
@@ -515,6 +649,13 @@ def build_report(
                     if d.code == "HPY101":  # worked out once, in the first file that needs it
                         charge(_COSTS["api-replacement"], file)
                 blocker = pool[key]
+                hip = ""
+                if d.code == "HPY103" and not _is_header(d):
+                    row = table.names.get(d.name)
+                    hip = (row.hip or "") if row is not None else ""
+                inventory(
+                    blocker.name, blocker.library, blocker.kind, blocker.reason, hip, fr.display
+                )
                 blocker.sites.append(site)
                 if fr.display not in blocker.files:
                     blocker.files.append(fr.display)
@@ -531,6 +672,9 @@ def build_report(
             charge(review, file)
         report.files.append(file)
 
+    # most work first: where a migration starts, and what a plan lists first
+    report.files.sort(key=lambda f: (-f.effort.high, -f.effort.low, f.path))
+    report.apis = sorted(apis.values(), key=lambda a: (-a.uses, a.name, a.status, a.hip))
     report.libraries = sorted(libraries.values(), key=lambda lib: lib.library)
     report.blockers = _rank(blockers)
     report.unknown_names = _rank(unknown)
@@ -555,6 +699,56 @@ def build_report(
 
 def render_json(report: Report) -> str:
     return json.dumps(report.to_dict(), indent=2) + "\n"
+
+
+# --------------------------------------------------------------------------- CSV
+
+FILE_COLUMNS = (
+    "path", "status", "effort_hours_low", "effort_hours_high", "converted", "unconverted",
+    "automatic_percent", "lines_total", "lines_changed", "lines_automatic", "lines_manual",
+    "errors", "warnings", "hazards", "ptx_sites", "blockers", "problem",
+)
+API_COLUMNS = ("name", "library", "kind", "status", "hip", "uses", "files")
+
+
+def csv_cell(value: object) -> str:
+    """A CSV cell that a spreadsheet shows as text: a leading = + - @ (a formula
+    to Excel and LibreOffice) gets a ' before it."""
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _csv(header: Iterable[str], rows: Iterable[Iterable[object]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows([csv_cell(c) for c in row] for row in rows)
+    return buffer.getvalue()
+
+
+def render_csv(report: Report) -> str:
+    """One row per file, most effort first (the order of the report)."""
+    return _csv(
+        FILE_COLUMNS,
+        (
+            [
+                f.path, f.status, f"{f.effort.low / 60:.1f}", f"{f.effort.high / 60:.1f}",
+                f.converted, f.unconverted,
+                "" if f.automatic_percent is None else f"{f.automatic_percent:.1f}",
+                f.lines_total, f.lines_changed, f.lines_automatic, f.lines_manual,
+                f.errors, f.warnings, f.hazards, f.ptx_sites, ";".join(f.blockers), f.problem,
+            ]
+            for f in report.files
+        ),
+    )
+
+
+def render_api_csv(report: Report) -> str:
+    """The API inventory: one row per CUDA name and what became of it."""
+    return _csv(
+        API_COLUMNS,
+        ([a.name, a.library, a.kind, a.status, a.hip, a.uses, len(a.files)] for a in report.apis),
+    )
 
 
 # --------------------------------------------------------------------------- Markdown
@@ -746,30 +940,31 @@ def render_markdown(report: Report, max_sites: int = 20) -> str:
     else:
         out.append("None found.\n")
     out.append("## Files\n")
+    out.append("Most estimated effort first.\n")
     out.append(
         _md_table(
             [
                 "file",
+                "effort (h)",
                 "converted",
                 "unconverted",
                 "automatic",
                 "manual lines",
                 "blocked by",
-                "effort (h)",
             ],
             [
                 [
                     md_code(f.path) + (f" ({md_text(f.status)})" if f.problem else ""),
+                    _hours(f.effort),
                     str(f.converted),
                     str(f.unconverted),
                     _pct(f.automatic_percent),
                     str(f.lines_manual),
                     ", ".join(md_code(b) for b in f.blockers) or "-",
-                    _hours(f.effort),
                 ]
                 for f in report.files
             ],
-            {1, 2, 3, 4, 6},
+            {1, 2, 3, 4, 5},
         )
     )
     out.append("## Effort estimate\n")
@@ -803,6 +998,32 @@ def render_markdown(report: Report, max_sites: int = 20) -> str:
                 {3},
             )
         )
+    out.append("## CUDA APIs found\n")
+    if report.apis:
+        out.append(
+            f"{len(report.apis)} distinct names, {sum(a.uses for a in report.apis)} uses, most "
+            "used first.\n"
+        )
+        out.append(
+            _md_table(
+                ["API", "library", "kind", "status", "became", "uses", "files"],
+                [
+                    [
+                        md_code(a.name),
+                        md_text(a.library),
+                        md_text(a.kind),
+                        md_text(a.status),
+                        md_text(became(a)),
+                        str(a.uses),
+                        str(len(a.files)),
+                    ]
+                    for a in report.apis
+                ],
+                {5, 6},
+            )
+        )
+    else:
+        out.append("None found.\n")
     if report.problems:
         out.append("## Problems\n")
         out.extend(f"- {md_text(p)}" for p in report.problems)
@@ -820,14 +1041,19 @@ def _hours(effort: Range) -> str:
 
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;
-max-width:1100px;padding:0 1em;color:#1d2330;background:#fff}
+max-width:1500px;padding:0 1em;color:#1d2330;background:#fff}
 h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #dde;
 padding-bottom:.2em}p.meta{color:#556}
-table{border-collapse:collapse;margin:.6em 0;max-width:100%}
+.scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;margin:.6em 0}
 th,td{border:1px solid #d5d9e2;padding:.3em .55em;text-align:left;vertical-align:top}
 th{background:#f1f3f8}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+td.n{white-space:nowrap}
 code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f4f5f8;
 padding:0 .2em;border-radius:3px;overflow-wrap:anywhere}code.name{white-space:nowrap}
+td.path{min-width:24em;max-width:48em}
+td.path code{overflow-wrap:normal;word-break:normal}
+td.names{min-width:16em}
 .cards{display:flex;flex-wrap:wrap;gap:.8em;margin:1em 0}
 .card{border:1px solid #d5d9e2;border-radius:8px;padding:.6em 1em;min-width:10em}
 .card b{display:block;font-size:1.5em}.card span{color:#556}
@@ -835,6 +1061,10 @@ padding:0 .2em;border-radius:3px;overflow-wrap:anywhere}code.name{white-space:no
 details{margin:.3em 0}summary{cursor:pointer}
 svg text{font-family:system-ui,sans-serif}
 """
+# Layout: a path column keeps at least 24em and breaks only after a '/'
+# (<wbr>), never inside a name; a list of CUDA names (a file's blockers) breaks
+# between names only; a table still wider than the page scrolls sideways in its
+# .scroll box instead of squeezing its columns.
 
 _GREEN, _RED = "#2e9d50", "#d9534f"
 
@@ -913,23 +1143,43 @@ def coverage_svg(libraries: list[LibraryCoverage]) -> str:
     return "\n".join(parts)
 
 
-def _html_table(header: list[str], rows: list[list[str]], numeric: set[int] | None = None) -> str:
-    """``rows`` cells are HTML already (escape user text before)."""
+def _html_table(
+    header: list[str],
+    rows: list[list[str]],
+    numeric: set[int] | None = None,
+    *,
+    paths: set[int] | None = None,
+    names: set[int] | None = None,
+    table_id: str = "",
+) -> str:
+    """``rows`` cells are HTML already (escape user text before); ``paths``:
+    the columns holding paths (class "path"), ``names``: lists of CUDA names."""
     numeric = numeric or set()
-    head = "".join(
-        f'<th class="n">{_e(h)}</th>' if i in numeric else f"<th>{_e(h)}</th>"
-        for i, h in enumerate(header)
-    )
+    paths = paths or set()
+    names = names or set()
+
+    def klass(i: int) -> str:
+        if i in numeric:
+            return ' class="n"'
+        if i in paths:
+            return ' class="path"'
+        return ' class="names"' if i in names else ""
+
+    head = "".join(f"<th{klass(i)}>{_e(h)}</th>" for i, h in enumerate(header))
     body = "".join(
-        "<tr>"
-        + "".join(
-            f'<td class="n">{c}</td>' if i in numeric else f"<td>{c}</td>"
-            for i, c in enumerate(row)
-        )
-        + "</tr>\n"
+        "<tr>" + "".join(f"<td{klass(i)}>{c}</td>" for i, c in enumerate(row)) + "</tr>\n"
         for row in rows
     )
-    return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n"
+    ident = f' id="{_e(table_id)}"' if table_id else ""
+    return (
+        f'<div class="scroll"><table{ident}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}'
+        "</tbody>\n</table></div>\n"
+    )
+
+
+def html_path(text: str) -> str:
+    """A path as code that may break after each '/' and nowhere else."""
+    return "<code>" + "/<wbr>".join(_e(part) for part in text.split("/")) + "</code>"
 
 
 def _c_(text: str) -> str:
@@ -1084,38 +1334,43 @@ def render_html(report: Report, max_sites: int = 200) -> str:
         out.append(
             _html_table(
                 ["site", "PTX"],
-                [[_c_(f"{s.path}:{s.line}:{s.column}"), _c_(s.text)] for s in report.ptx],
+                [[html_path(f"{s.path}:{s.line}:{s.column}"), _c_(s.text)] for s in report.ptx],
+                paths={0},
             )
         )
     else:
         out.append("<p>None found.</p>")
     out.append('<h2 id="files">Files</h2>')
+    out.append("<p>Most estimated effort first.</p>")
     out.append(
         _html_table(
             [
                 "file",
+                "effort (h)",
                 "status",
                 "converted",
                 "unconverted",
                 "automatic",
                 "manual lines",
                 "blocked by",
-                "effort (h)",
             ],
             [
                 [
-                    _c_(f.path) + (f"<br>{_e(f.problem)}" if f.problem else ""),
+                    html_path(f.path) + (f"<br>{_e(f.problem)}" if f.problem else ""),
+                    _e(_hours(f.effort)),
                     _e(f.status),
                     str(f.converted),
                     str(f.unconverted),
                     _e(_pct(f.automatic_percent)),
                     str(f.lines_manual),
                     ", ".join(_name(b) for b in f.blockers) or "-",
-                    _e(_hours(f.effort)),
                 ]
                 for f in report.files
             ],
-            {2, 3, 4, 5, 7},
+            {1, 3, 4, 5, 6},
+            paths={0},
+            names={7},
+            table_id="files-table",
         )
     )
     out.append('<h2 id="effort">Effort estimate</h2>')
@@ -1146,6 +1401,36 @@ def render_html(report: Report, max_sites: int = 200) -> str:
                 {3},
             )
         )
+    out.append('<h2 id="apis">CUDA APIs found</h2>')
+    if report.apis:
+        uses = sum(a.uses for a in report.apis)
+        opened = " open" if len(report.apis) <= 30 else ""
+        out.append(
+            f"<details{opened}><summary>{len(report.apis)} distinct names, {uses} uses: what "
+            "each became</summary>"
+        )
+        out.append(
+            _html_table(
+                ["API", "library", "kind", "status", "became", "uses", "files"],
+                [
+                    [
+                        _name(a.name),
+                        _e(a.library),
+                        _e(a.kind),
+                        _e(a.status),
+                        html_text(became(a)),
+                        str(a.uses),
+                        f'<span title="{_e(", ".join(a.files))}">{len(a.files)}</span>',
+                    ]
+                    for a in report.apis
+                ],
+                {5, 6},
+                table_id="api-table",
+            )
+        )
+        out.append("</details>")
+    else:
+        out.append("<p>None found.</p>")
     if report.problems:
         out.append('<h2 id="problems">Problems</h2>')
         out.append("<ul>" + "".join(f"<li>{_e(p)}</li>" for p in report.problems) + "</ul>")
@@ -1160,4 +1445,8 @@ def render(report: Report, fmt: str) -> str:
         return render_html(report)
     if fmt == "md":
         return render_markdown(report)
+    if fmt == "csv":
+        return render_csv(report)
+    if fmt == "api-csv":
+        return render_api_csv(report)
     raise ValueError(f"unknown report format {fmt!r} (expected one of {', '.join(FORMATS)})")

@@ -311,6 +311,7 @@ def test_json_keys_and_numbers(project: Path, tmp_path: Path) -> None:
         "hazards",
         "ptx",
         "other_diagnostics",
+        "apis",
         "effort",
         "problems",
     ]
@@ -520,6 +521,6 @@ def test_docs_describe_the_model_and_the_schema() -> None:
     assert effort_model_markdown() in docs, "docs/report.md: paste effort_model_markdown()"
     for key in (
         "schema", "tool", "target", "inputs", "totals", "libraries", "files", "blockers",
-        "unknown_names", "hazards", "ptx", "other_diagnostics", "effort", "problems",
+        "unknown_names", "hazards", "ptx", "other_diagnostics", "apis", "effort", "problems",
     ):
         assert f"`{key}`" in docs, key

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .cli_options import config_file, diagnostic_filters, explicit_flags
+from .cli_options import config_file, diagnostic_filters, explicit_flags, hip_version
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -188,11 +188,7 @@ def cli() -> None:
     "[default: .cu,.cuh,.cpp,.cc,.cxx,.c,.h,.hpp,.hh,.inl,.inc].",
 )
 @click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
-@click.option(
-    "--hip-version",
-    metavar="X.Y",
-    help="Target HIP version; newer HIP APIs are not emitted [default: newest in the tables].",
-)
+@hip_version
 @click.option(
     "--roc", is_flag=True, help="Use rocBLAS/rocSPARSE/rocRAND/rocSOLVER/MIOpen names where known."
 )

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from .check import FAIL_ON, FORMATS, CheckError, parse_shard
-from .cli_options import config_file, diagnostic_filters, explicit_flags
+from .cli_options import config_file, diagnostic_filters, explicit_flags, hip_version
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -126,7 +126,7 @@ def _shard(ctx: click.Context, param: click.Parameter, value: str | None) -> Any
     help="Also check the project's local headers that the sources include.",
 )
 @click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
-@click.option("--hip-version", metavar="X.Y", help="Target HIP version (as for translation).")
+@hip_version
 @click.option("--roc", is_flag=True, help="Translate to the roc* libraries (as for translation).")
 @diagnostic_filters
 @click.option(

@@ -49,3 +49,15 @@ def explicit_flags(ctx: click.Context, flags: dict[str, Any]) -> set[str]:
         for name in flags
         if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
     }
+
+
+def hip_version(function: F) -> F:
+    """--hip-version: resolved by cli_translate.resolve_target (the toolchain's
+    HIP when not given)."""
+    return click.option(
+        "--hip-version",
+        metavar="X.Y",
+        help="Target HIP version: names newer HIPs added are not emitted, names HIP renamed "
+        "follow it [default: the HIP of $HIP_PATH, $ROCM_PATH, /opt/rocm or the hipcc on PATH, "
+        "else the newest release verified].",
+    )(function)

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from .cli_options import config_file, diagnostic_filters, explicit_flags
+from .cli_options import config_file, diagnostic_filters, explicit_flags, hip_version
 from .hip_target import default_version
 
 EXIT_OK, EXIT_ERROR = 0, 2
@@ -80,11 +80,7 @@ _TRANSLATE_DEFAULTS: dict[str, Any] = {
     help="Also analyse the project's local headers that the sources include.",
 )
 @click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
-@click.option(
-    "--hip-version",
-    metavar="X.Y",
-    help="Target HIP version; newer HIP APIs count as unconverted [default: newest known].",
-)
+@hip_version
 @click.option(
     "-j",
     "--jobs",

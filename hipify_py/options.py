@@ -15,7 +15,7 @@ LAUNCH_SYNTAXES = ("keep", "hip")
 
 @dataclass(frozen=True)
 class Options:
-    hip_version: Version | None = None  # None: the newest version the tables know
+    hip_version: Version | None = None  # None: the newest release verified (hip_target)
     roc: bool = False  # emit rocBLAS/rocSPARSE/... names where the tables have them
     launch_syntax: str = "keep"  # "keep" <<<...>>> or rewrite to "hip" (hipLaunchKernelGGL)
     rewrite_strings: bool = False  # also rename CUDA names inside string literals

@@ -74,6 +74,19 @@ def _unsuppressed(ctx: Context) -> list[Diagnostic]:
     return kept
 
 
+def may_suppress(text: str, code: str) -> bool:
+    """Could a ``hipify-py: ignore`` comment in ``text`` drop a ``code`` diagnostic?"""
+    if "hipify-py" not in text:
+        return False
+    for found in _SUPPRESS.finditer(text):
+        codes = found.group(1)
+        if codes is None or any(
+            code.startswith(c.strip().upper()) for c in codes.split(",") if c.strip()
+        ):
+            return True
+    return False
+
+
 def _annotate(ctx: Context) -> None:
     """--annotate: a ``/* hipify-py: CODE message */`` at the end of each
     reported line (before a trailing backslash), once per code and line."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, Severity
-from .engine import FileResult, translate_bytes
+from .engine import FileResult, may_suppress, translate_bytes
 from .files import TEMP_SUFFIX, Target
 from .options import Options
 from .project_names import digest, scan_file, scan_project
@@ -201,6 +201,10 @@ def process(
             report.error = f"cannot write: {_reason(exc)}; the file was left as it was"
     elif job.mode is Mode.OUTPUT_DIR and target.output is not None:
         _write_output(target, target.output, result.data, report)
+    if report.written and job.mode is Mode.IN_PLACE and target.translate and job.clang is None:
+        if cache is not None:
+            written = target.rename_to if target.rename_to is not None else target.real
+            _record_output(written, result.data, job.options, table, cache)
     return report
 
 
@@ -333,15 +337,63 @@ def _translate(
     data_hash = digest(data)
     found = cache.result(data_hash, options)
     if found is not None:
-        # stored without the input (and without the output when it is the input)
         found.original = data
         if not found.data:
             found.data = data
         return found
+    return _translate_and_store(data, data_hash, options, table, cache)
+
+
+def _translate_and_store(
+    data: bytes, data_hash: str, options: Options, table: MappingTable, cache: ResultCache
+) -> FileResult:
     result = translate_bytes(data, table, options)
+    # stored without the input (and without the output when it is the input)
     stored = replace(result, original=b"", data=result.data if result.changed else b"")
     cache.store_result(data_hash, options, stored)
+    if options.insert_runtime_include and _inserted_no_runtime_include(data, result, options):
+        # what `hipify-py check` (which writes nothing, so inserts no include)
+        # looks up: the same result, proven, not translated again
+        quiet = options.with_changes(insert_runtime_include=False)
+        cache.store_result(data_hash, quiet, stored)
     return result
+
+
+def _inserted_no_runtime_include(data: bytes, result: FileResult, options: Options) -> bool:
+    """Whether ``result`` is also the translation of ``data`` without
+    insert_runtime_include.  That option is read at one place only (the
+    includes rule), where it decides whether the runtime include is inserted;
+    an insertion is always reported (HPY202, unless --select/--ignore drop it
+    or a ``hipify-py: ignore`` comment hides it) and either changes the
+    output or, overlapping another edit, is dropped and reported (HPY004, never
+    hidden by a comment).  A translation that failed part way (HPY001) may have
+    lost that report: never."""
+    from . import diagnostics as D
+
+    if result.changed or may_suppress(data.decode("latin-1"), D.RUNTIME_INCLUDE_ADDED.code):
+        return False
+    if not (options.wants(D.RUNTIME_INCLUDE_ADDED.code) and options.wants(D.EDIT_CONFLICT.code)):
+        return False
+    codes = {d.code for d in result.diagnostics}
+    return not codes & {D.RUNTIME_INCLUDE_ADDED.code, D.EDIT_CONFLICT.code, D.PARSE_REGRESSION.code}
+
+
+def _record_output(
+    path: Path, output: bytes, options: Options, table: MappingTable, cache: ResultCache
+) -> None:
+    """A file translated in place is the next run's input (pre-commit on every
+    commit, CI on every push), and a new one to the cache: translate the output
+    now, once, and cache its own result (as a rule "unchanged", with the
+    diagnostics that remain) and its project-name scan, so that a rerun over
+    the translated tree parses nothing.  What is cached is the output's real
+    translation, under the same options and tables, never an assumption that
+    it is a fixed point; a rerun whose options differ (the project's own
+    CUDA-like names, scanned from the translated files, are part of them)
+    misses and translates as usual."""
+    output_hash = digest(output)
+    if not cache.has(cache.key("result", output_hash, options)):
+        _translate_and_store(output, output_hash, options, table, cache)
+    scan_file(path, table.names, cache)  # reads the file as written: keyed by what it holds
 
 
 def _size(path: Path) -> int:

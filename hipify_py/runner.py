@@ -201,10 +201,8 @@ def process(
             report.error = f"cannot write: {_reason(exc)}; the file was left as it was"
     elif job.mode is Mode.OUTPUT_DIR and target.output is not None:
         _write_output(target, target.output, result.data, report)
-    if report.written and job.mode is Mode.IN_PLACE and target.translate and job.clang is None:
-        if cache is not None:
-            written = target.rename_to if target.rename_to is not None else target.real
-            _record_output(written, result.data, job.options, table, cache)
+    if cache is not None and report.written and job.mode is Mode.IN_PLACE:
+        _record_output(target, result.data, job, table, cache)
     return report
 
 
@@ -379,7 +377,7 @@ def _inserted_no_runtime_include(data: bytes, result: FileResult, options: Optio
 
 
 def _record_output(
-    path: Path, output: bytes, options: Options, table: MappingTable, cache: ResultCache
+    target: Target, output: bytes, job: Job, table: MappingTable, cache: ResultCache
 ) -> None:
     """A file translated in place is the next run's input (pre-commit on every
     commit, CI on every push), and a new one to the cache: translate the output
@@ -390,10 +388,13 @@ def _record_output(
     it is a fixed point; a rerun whose options differ (the project's own
     CUDA-like names, scanned from the translated files, are part of them)
     misses and translates as usual."""
+    if not target.translate or job.clang is not None:
+        return  # not translated by the engine: nothing of its to cache
     output_hash = digest(output)
-    if not cache.has(cache.key("result", output_hash, options)):
-        _translate_and_store(output, output_hash, options, table, cache)
-    scan_file(path, table.names, cache)  # reads the file as written: keyed by what it holds
+    if not cache.has(cache.key("result", output_hash, job.options)):
+        _translate_and_store(output, output_hash, job.options, table, cache)
+    # reads the file as written: keyed by what it holds
+    scan_file(target.rename_to or target.real, table.names, cache)
 
 
 def _size(path: Path) -> int:

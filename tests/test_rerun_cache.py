@@ -116,3 +116,16 @@ def test_an_output_that_is_not_a_fixed_point_is_not_cached_as_one(tmp_path: Path
     assert json.loads(cached[1])["files"][0]["status"] == "changed"
     twice = (cached_tree / "k.cu").read_bytes()
     assert twice != once and twice == (uncached_tree / "k.cu").read_bytes()
+
+
+def test_the_runtime_include_option_is_read_by_the_includes_rule_alone() -> None:
+    """runner._inserted_no_runtime_include serves `check` (no runtime include
+    inserted) from a result translated with it, when that result proves the
+    option made no difference; the proof holds while the includes rule is the
+    only code that reads the option.  Another reader: revisit that proof."""
+    readers = sorted(
+        str(path.relative_to(REPO))
+        for path in (REPO / "hipify_py").rglob("*.py")
+        if "options.insert_runtime_include" in path.read_text(encoding="utf-8")
+    )
+    assert readers == ["hipify_py/rules/includes.py", "hipify_py/runner.py"]

@@ -562,31 +562,42 @@ def _with_project_names(job: Job, names: frozenset[str]) -> Job:
     return replace(job, options=options)
 
 
+# uncached bytes a warm run translates in the main process rather than start
+# worker processes for (about a tenth of a second of translation)
+_SERIAL_BYTES = 256 * 1024
+
+
 def _all_cached(
     targets: list[Target], job: Job, table: MappingTable, cache: ResultCache
 ) -> Job | None:
-    """The job (with project names) when every file's scan and result are cached:
-    then nothing needs parsing and no worker process is worth starting."""
+    """The job (with project names) when every file's scan and (all but a few
+    small files') results are cached: then (nearly) nothing needs parsing and
+    no worker process is worth starting."""
     first = []
     digests = []
     for target in targets:
         try:
-            data_hash = digest(target.real.read_bytes())
+            data = target.real.read_bytes()
         except OSError:
             return None
+        data_hash = digest(data)
         found = cache.get(cache.key("names", data_hash), tuple)
         if found is None:
             return None
-        digests.append(data_hash)
+        digests.append((data_hash, len(data)))
         first.append((set(found[0]), [target.real.parent / r for r in found[1]]))
     paths = [t.real for t in targets]
     names = scan_project(paths, table.names, first, cache)
     warm = _with_project_names(job, names)
     # stored is enough here: process() loads each entry once, and translates a
     # file whose entry turns out unsound (or that changed meanwhile)
-    if all(cache.has(cache.key("result", h, warm.options)) for h in digests):
-        return warm
-    return None
+    uncached = 0
+    for data_hash, size in digests:
+        if not cache.has(cache.key("result", data_hash, warm.options)):
+            uncached += size
+            if uncached > _SERIAL_BYTES:
+                return None
+    return warm
 
 
 def run(

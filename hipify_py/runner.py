@@ -390,6 +390,8 @@ def _record_output(
     misses and translates as usual."""
     if not target.translate or job.clang is not None:
         return  # not translated by the engine: nothing of its to cache
+    if job.max_bytes and len(output) > job.max_bytes:
+        return  # the next run skips it unread
     output_hash = digest(output)
     if not cache.has(cache.key("result", output_hash, job.options)):
         _translate_and_store(output, output_hash, job.options, table, cache)

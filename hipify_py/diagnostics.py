@@ -259,7 +259,7 @@ WARP_SYNCWARP = _code(
 WARP_SYNC_OPT_IN = _code(
     "HPY405",
     "warp-sync-opt-in",
-    W,
+    N,
     "the _sync warp functions need HIP >= 6.2; defined HIP_ENABLE_WARP_SYNC_BUILTINS, which "
     "HIP 6.2 to 6.4 need for them",
     why="HIP 6.2 to 6.4 declare __shfl_sync, __ballot_sync, ... only when "

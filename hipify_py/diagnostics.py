@@ -370,6 +370,19 @@ CUDA_ARCH_GATE = _code(
     fix="Use __HIP_DEVICE_COMPILE__ for the device pass, or an AMD architecture macro "
     "(__gfx942__) or a feature test for a capability.",
 )
+CUDA_ARCH_VALUE = _code(
+    "HPY411",
+    "cuda-arch-value",
+    E,
+    "__CUDA_ARCH__ used as a value in code: hipcc never defines it, so this does not compile",
+    why="nvcc defines __CUDA_ARCH__ (700, 800, ...) in its device pass; hipcc for AMD never "
+    "does, so a use in code or in a macro expanded in code is an undeclared identifier, even "
+    "inside `#ifdef __CUDA_ARCH__` (translated to `#ifdef __HIP_DEVICE_COMPILE__`).",
+    example="#ifdef __CUDA_ARCH__\n#define WHERE() report(__CUDA_ARCH__)\n#endif",
+    fix="Use a value that means something on AMD (a project constant, or 0 on AMD as in "
+    "`#if defined(__HIP_PLATFORM_AMD__)`), or drop the use; an architecture test is "
+    "`__gfx942__`.",
+)
 FP8_FORMAT = _code(
     "HPY430",
     "fp8-format",

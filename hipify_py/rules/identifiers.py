@@ -629,6 +629,8 @@ def _rename(
     if row.hip_header and target == row.hip and not in_string:
         ctx.needed_headers.add(row.hip_header)
     caution = row.caution
+    if caution and row.caution_until and cached_version(row.caution_until) <= ctx.target_hip:
+        caution = ""  # HIP took CUDA's form from then on
     if not caution and row.hip_changed and cached_version(row.hip_changed) > ctx.target_hip:
         caution = (
             f"HIP changed this function's signature in "

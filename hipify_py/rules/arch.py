@@ -120,6 +120,8 @@ def _expanded_in_code(ctx: Context, body: tree_sitter.Node) -> bool:
     name = definition.child_by_field_name("name")
     if definition.type != "preproc_def" or name is None:
         return False
+    if re.search(r"\bdefined\b", ctx.node_text(body)):
+        return False  # defined() only means something in #if
     macro = re.escape(ctx.node_text(name))
     tested = re.compile(rf"^[ \t]*#[ \t]*(?:el)?if\b[^\n]*\b{macro}\b", re.MULTILINE)
     return tested.search(ctx.text) is None

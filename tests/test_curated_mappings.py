@@ -324,14 +324,17 @@ def test_helper_header_guarded_by_cuda_include_guards_survives() -> None:
         "int have_math_libraries;\n"
         "#endif\n"
     )
-    assert text(src, insert_runtime_include=False) == (
-        "#ifdef HIP_INCLUDE_HIP_HIP_RUNTIME_H\n"
+    # the HIP guard or the CUDA one: HIP's NVIDIA backend includes CUDA's headers
+    out = text(src, insert_runtime_include=False)
+    assert out == (
+        "#if defined(HIP_INCLUDE_HIP_HIP_RUNTIME_H) || defined(__CUDA_RUNTIME_H__)\n"
         "#define CHECK(x) do { if ((x) != hipSuccess) abort(); } while (0)\n"
         "#endif\n"
-        "#if defined(HIPBLAS_H) || defined(HIPFFT_H_)\n"
+        "#if (defined(HIPBLAS_H) || defined(CUBLAS_API_H_)) || (defined(HIPFFT_H_) || defined(_CUFFT_H_))\n"
         "int have_math_libraries;\n"
         "#endif\n"
     )
+    assert text(out, insert_runtime_include=False) == out  # a second run changes nothing
 
 
 def test_cuda_version_macros_are_reported_not_mapped() -> None:

@@ -4,6 +4,7 @@ release lacks, with the reason), and every complete-translation-unit fixture."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -58,4 +59,27 @@ def test_fixture_expected_output_compiles_for_gfx942(fixture: Path) -> None:
         done = compiler.run(
             ["--offload-arch=gfx942", "-x", "hip", "-c", "unit.hip", "-o", "unit.o"], cwd=work
         )
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+# Fixtures whose translation must build on HIP's NVIDIA backend as well (a test
+# that holds on one platform only drops code on the other).
+BOTH_PLATFORMS = ["166-include-guard-tests-both-platforms"]
+
+
+@pytest.mark.parametrize("name", BOTH_PLATFORMS)
+def test_fixture_expected_output_compiles_on_hips_nvidia_backend(name: str) -> None:
+    from hip_smoke.toolchain import ToolchainError, find_nvidia
+
+    try:
+        compiler = find_nvidia()
+    except ToolchainError as exc:
+        if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
+    fixture = REPO / "fixtures" / name
+    expected = next(p for p in fixture.iterdir() if p.name.startswith("expected."))
+    with compiler.workspace() as work:
+        (work / "unit.hip").write_bytes(expected.read_bytes())
+        done = compiler.run(["-x", "cu", "-c", "unit.hip", "-o", "unit.o"], cwd=work)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -12,10 +12,21 @@ Rule = Callable[[Context], None]
 
 
 def all_rules() -> list[Rule]:
-    from . import arch, asm, device_hazards, identifiers, includes, launch, warp, warp_size
+    from . import (
+        arch,
+        asm,
+        device_hazards,
+        guards,
+        identifiers,
+        includes,
+        launch,
+        warp,
+        warp_size,
+    )
 
     return [
         identifiers.run,
+        guards.run,
         warp.run,
         warp_size.run,
         asm.run,

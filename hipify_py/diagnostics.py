@@ -383,6 +383,28 @@ CUDA_ARCH_VALUE = _code(
     "`#if defined(__HIP_PLATFORM_AMD__)`), or drop the use; an architecture test is "
     "`__gfx942__`.",
 )
+REGISTER_REMOVED = _code(
+    "HPY801",
+    "register-removed",
+    N,
+    "removed the `register` storage class, which C++17 removed and hipcc's clang rejects",
+    why="nvcc accepts `register` with a warning; clang in C++17 mode rejects it as an error. "
+    "Compilers ignore the keyword, so removing it changes nothing.",
+    example="register int i = 0;",
+    fix="Nothing: it is removed.",
+)
+OVERLOAD_COLLISION = _code(
+    "HPY802",
+    "overload-collision",
+    E,
+    "two overloads whose CUDA parameter types become the same HIP type: a redefinition",
+    why="HIP has one type where CUDA has two (cudaError_t and CUresult both become hipError_t; "
+    "cudaStream_t and CUstream both hipStream_t), so overloads that differ only there "
+    "collide after translation.",
+    example="const char* name(cudaError_t e);\nconst char* name(CUresult e);",
+    fix="Delete the overload the message names (its body usually duplicates the other's), or "
+    "rename one of them.",
+)
 FP8_FORMAT = _code(
     "HPY430",
     "fp8-format",

@@ -15,11 +15,13 @@ def all_rules() -> list[Rule]:
     from . import (
         arch,
         asm,
+        cxx17,
         device_hazards,
         guards,
         identifiers,
         includes,
         launch,
+        overloads,
         warp,
         warp_size,
     )
@@ -33,5 +35,7 @@ def all_rules() -> list[Rule]:
         device_hazards.run,
         arch.run,
         launch.run,
+        cxx17.run,
+        overloads.run,
         includes.run,
     ]

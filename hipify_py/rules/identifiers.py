@@ -514,6 +514,8 @@ def run(ctx: Context) -> None:
             continue
         if row.section == "Header Guards" and _guard_test(node):
             continue  # rules/guards.py writes a test that holds on both platforms
+        if where == "code" and _shim_definition(ctx, row, node):
+            continue
         _rename(ctx, row, start, end, node=node if where == "code" else None)
         if row.kind == "type" and where == "code" and node is not None:
             _drop_elaborated_keyword(ctx, row, node)
@@ -525,6 +527,49 @@ def run(ctx: Context) -> None:
             for pos in occurrences(text, name)
         )
         _report_unknown(ctx, scanner, unknown)
+
+
+_HIP_INCLUDE = re.compile(
+    r'^[ \t]*#[ \t]*include[ \t]*[<"]'
+    r"(?:hip|hipblas|hipfft|hiprand|hipsparse|hipsolver|hipcub|rocblas|rccl)/",
+    re.MULTILINE,
+)
+_ANY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', re.MULTILINE)
+_HIP_WORD = re.compile(r"\s*(?:hip|HIP|roc|__hip)\w*")
+
+
+def _shim_definition(ctx: Context, row: Row, node: tree_sitter.Node | None) -> bool:
+    """``#define cublasCreate hipblasCreate``: the project defines a CUDA name as
+    HIP's (a HIP shim, as ggml's vendors/hip.h).  Renaming the defined name
+    would redefine HIP's own (``#define HIP_R_16F HIPBLAS_R_16F``), so it stays,
+    as do all the CUDA names a file that includes HIP's headers and no CUDA
+    header defines."""
+    parent = node.parent if node is not None else None
+    if parent is None:
+        return False
+    if parent.type == "type_definition":  # typedef __hip_bfloat16 nv_bfloat16;
+        if parent.child_by_field_name("declarator") != node:
+            return False
+        value = parent.child_by_field_name("type")
+    elif parent.type in ("preproc_def", "preproc_function_def"):
+        if parent.child_by_field_name("name") != node:
+            return False
+        value = parent.child_by_field_name("value")
+    else:
+        return False
+    body = ctx.node_text(value) if value is not None else ""
+    if row.hip and _HIP_WORD.match(body):
+        return True
+    cached = ctx.cache.get("already_hip")
+    if not isinstance(cached, bool):
+        cached = bool(_HIP_INCLUDE.search(ctx.text)) and not _includes_cuda(ctx)
+        ctx.cache["already_hip"] = cached
+    return cached
+
+
+def _includes_cuda(ctx: Context) -> bool:
+    headers = ctx.table.headers
+    return any(match.group(1) in headers for match in _ANY_INCLUDE.finditer(ctx.text))
 
 
 def _guard_test(node: tree_sitter.Node | None) -> bool:

@@ -500,6 +500,18 @@ BUILD_MAKE_NVCC = _code(
     example="NVCC_FLAGS = -arch=sm_80 --use_fast_math",
     fix="hipcc with --offload-arch=gfx942; --fix-build rewrites the simple cases.",
 )
+DEVICE_SIDE_RUNTIME = _code(
+    "HPY302",
+    "device-side-runtime",
+    E,
+    "a kernel launch or runtime API call in device code (CUDA dynamic parallelism)",
+    why="CUDA's device runtime lets a kernel launch kernels and call cudaMalloc, "
+    "cudaStreamCreate or cudaDeviceSynchronize; HIP has no device-side runtime, so hipcc "
+    "rejects these as calls to host functions.",
+    example="__global__ void parent() { child<<<1, 32>>>(); cudaDeviceSynchronize(); }",
+    fix="Move the launch or call to the host, before or after the kernel; device code may use "
+    "malloc/free for allocation.",
+)
 INLINE_PTX = _code(
     "HPY501",
     "inline-ptx",

@@ -55,12 +55,59 @@ def run(ctx: Context) -> None:
         pos = text.find("<<<", pos + 3)
     if sites or bodies:
         ctx.uses_kernel_syntax = True
+    _report_device_side(ctx, sites)
     if ctx.options.launch_syntax != "hip":
         return
     for body in bodies.values():
         sites.extend(_macro_sites(ctx, body))
     for site in sites:
         _rewrite(ctx, site)
+
+
+def _report_device_side(ctx: Context, sites: list[_Site]) -> None:
+    """Dynamic parallelism: launches, and runtime API calls (cudaMalloc,
+    cudaStreamCreate, cudaDeviceSynchronize ...), in device code.  HIP has no
+    device-side runtime: hipcc rejects them as calls to host functions."""
+    from .device_code import device_bodies, in_device_code
+
+    # __host__ __device__ functions too: hipcc 7.2 rejects a host call there
+    # ("reference to __host__ function in __host__ __device__ function")
+    if not device_bodies(ctx):
+        return
+    for site in sites:
+        if in_device_code(ctx, site.call.start_byte):
+            kernel = site.call.child_by_field_name("function")
+            name = ctx.node_text(kernel) if kernel is not None else "kernel"
+            ctx.report(
+                D.DEVICE_SIDE_RUNTIME,
+                site.call.start_byte,
+                f"{name}<<<...>>> launched from device code (CUDA dynamic parallelism): HIP "
+                "cannot launch kernels from the GPU",
+                hint="launch it from the host after this kernel ends (or fold its work into "
+                "this kernel, e.g. a loop over the child grid)",
+                name=name,
+                end=site.config.end_byte,
+            )
+    names = ctx.table.names
+    for offset, cuda, _, library in ctx.references:
+        row = names.get(cuda)
+        if (
+            row is None
+            or library not in ("runtime", "driver")
+            or row.kind != "function"
+            or not in_device_code(ctx, offset)
+        ):
+            continue
+        ctx.report(
+            D.DEVICE_SIDE_RUNTIME,
+            offset,
+            f"{cuda} called from device code (CUDA's device runtime): HIP's runtime API is "
+            "host-only, so hipcc rejects the call",
+            hint="do it on the host before or after the kernel (allocate up front, synchronize "
+            "on the host); device code may use malloc/free",
+            name=cuda,
+            end=offset + len(cuda),
+        )
 
 
 def _config(call: tree_sitter.Node) -> tree_sitter.Node:

@@ -481,3 +481,14 @@ def test_unknown_codes_are_a_usage_error(option: str, tmp_path: Any) -> None:
     assert b"HPY999" in done.stderr and b"HPY4," not in done.stderr
     ok = run_cli(option, "hpy4", "--stdout", str(tmp_path / "k.cu"))
     assert ok.returncode == 0, ok.stderr
+
+
+@pytest.mark.parametrize(
+    "alias",
+    ["typedef unsigned int uint;", "using uint = unsigned int;", "typedef uint32_t word;\ntypedef word uint;"],
+)
+def test_a_ballot_kept_through_a_type_alias_is_reported(alias: str) -> None:
+    src = f"#include <cstdint>\n{alias}\n__device__ int f(bool p) {{ uint m = __ballot_sync(0xffffffff, p); return m; }}\n"
+    assert [d.code for d in only(src, "HPY403", hip_version="7.2")] == ["HPY403"]
+    wide = src.replace("uint m", "unsigned long long m")
+    assert only(wide, "HPY403", hip_version="7.2") == []

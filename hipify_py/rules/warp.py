@@ -784,6 +784,37 @@ def _base_type(type_text: str) -> str:
     return _fold(_QUALIFIERS.sub(" ", type_text))
 
 
+_TYPEDEF = re.compile(r"\btypedef\s+((?:[A-Za-z_]\w*\s+)*?[A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*;")
+_USING = re.compile(r"\busing\s+([A-Za-z_]\w*)\s*=\s*((?:[A-Za-z_][\w:]*\s*)+?)\s*;")
+
+
+def _aliases(ctx: Context) -> dict[str, str]:
+    """The file's plain type aliases (typedef unsigned int uint; using u32 = ...)."""
+    cached = ctx.cache.get("type_aliases")
+    if isinstance(cached, dict):
+        return cached
+    found: dict[str, str] = {}
+    if "typedef" in ctx.text or "using" in ctx.text:
+        for match in _TYPEDEF.finditer(ctx.text):
+            found[match.group(2)] = match.group(1)
+        for match in _USING.finditer(ctx.text):
+            found[match.group(1)] = match.group(2)
+    ctx.cache["type_aliases"] = found
+    return found
+
+
+def _resolved(ctx: Context, type_text: str) -> str:
+    """The base type, through the file's aliases (``uint`` -> ``unsigned int``)."""
+    folded = _base_type(type_text)
+    aliases = _aliases(ctx)
+    for _ in range(8):  # alias chains are short; a cycle stops here
+        target = aliases.get(folded)
+        if target is None:
+            break
+        folded = _base_type(target)
+    return folded
+
+
 def _check_width(ctx: Context, call: _Call) -> None:
     """Ballot results are 64-bit in HIP: a 32-bit variable or __popc loses lanes."""
     assert call.node is not None
@@ -804,7 +835,7 @@ def _check_width(ctx: Context, call: _Call) -> None:
         if declaration is None or declaration.type not in ("declaration", "field_declaration"):
             return
         ident, indirect, _ = declared_name(parent)
-        type_text = _base_type(_type_of(ctx, declaration))
+        type_text = _resolved(ctx, _type_of(ctx, declaration))
         if indirect or ident is None:
             return
         if type_text in _NARROW_TYPES:
@@ -817,7 +848,7 @@ def _check_width(ctx: Context, call: _Call) -> None:
         return
     if parent.type == "cast_expression":
         type_node = parent.child_by_field_name("type")
-        type_text = _base_type(ctx.node_text(type_node)) if type_node is not None else ""
+        type_text = _resolved(ctx, ctx.node_text(type_node)) if type_node is not None else ""
         if type_text in _NARROW_TYPES:
             _report_width(ctx, call, f"cast to {type_text}")
         return
@@ -833,7 +864,7 @@ def _check_width(ctx: Context, call: _Call) -> None:
         declarator = function.child_by_field_name("declarator")
         if declarator is None or declarator.type != "function_declarator":
             return  # returns a pointer or reference
-        type_text = _base_type(_type_of(ctx, function))
+        type_text = _resolved(ctx, _type_of(ctx, function))
         if type_text in _NARROW_TYPES:
             _report_width(
                 ctx, call, f"returned as {type_text} from {function_name(ctx, function)}"
@@ -863,7 +894,7 @@ def _assigned(ctx: Context, call: _Call, assignment: tree_sitter.Node) -> None:
         found = visible(ctx, ctx.node_text(left), left.start_byte)
         if found is None or found.indirect or found.kind in ("define", "macro-parameter"):
             return
-        type_text = _base_type(found.type_text)
+        type_text = _resolved(ctx, found.type_text)
         if type_text in _NARROW_TYPES:
             _report_width(ctx, call, f"assigned to {found.name} ({type_text})")
         elif type_text in _WIDE_TYPES:
@@ -882,10 +913,9 @@ def _assigned(ctx: Context, call: _Call, assignment: tree_sitter.Node) -> None:
         if array is None or array.type != "identifier":
             return
         found = visible(ctx, ctx.node_text(array), array.start_byte)
-        if found is not None and found.indirect and _base_type(found.type_text) in _NARROW_TYPES:
-            _report_width(
-                ctx, call, f"stored in an element of {found.name} ({_base_type(found.type_text)})"
-            )
+        element = _resolved(ctx, found.type_text) if found is not None else ""
+        if found is not None and found.indirect and element in _NARROW_TYPES:
+            _report_width(ctx, call, f"stored in an element of {found.name} ({element})")
 
 
 def _field_types(ctx: Context, field: str) -> set[str]:
@@ -910,7 +940,7 @@ def _field_types(ctx: Context, field: str) -> set[str]:
         if declarator is not node and declarator.type != "init_declarator":
             types.add("pointer or array")
             continue
-        types.add(_base_type(_type_of(ctx, declaration)))
+        types.add(_resolved(ctx, _type_of(ctx, declaration)))
     return types
 
 

@@ -393,6 +393,20 @@ REGISTER_REMOVED = _code(
     example="register int i = 0;",
     fix="Nothing: it is removed.",
 )
+VECTOR_OPERATOR = _code(
+    "HPY803",
+    "vector-compound-operator",
+    W,
+    "a compound assignment operator (+=, *=, ...) defined for a CUDA vector type, which HIP's "
+    "vector types have as a member",
+    why="CUDA's float2, int4, ... are plain structs, so helper_math.h-style code defines "
+    "operator+= for them; HIP's AMD vector types define the same operators as members, so "
+    "every call is ambiguous under hipcc.",
+    example="inline __host__ __device__ void operator+=(float2 &a, float2 b) { a.x += b.x; "
+    "a.y += b.y; }",
+    fix="Wrapped in #if !defined(__HIP_PLATFORM_AMD__) (HIP's member does the same on AMD); "
+    "a definition that shares its lines with other code is only reported: guard it by hand.",
+)
 OVERLOAD_COLLISION = _code(
     "HPY802",
     "overload-collision",

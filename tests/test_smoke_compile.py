@@ -64,7 +64,7 @@ def test_fixture_expected_output_compiles_for_gfx942(fixture: Path) -> None:
 
 # Fixtures whose translation must build on HIP's NVIDIA backend as well (a test
 # that holds on one platform only drops code on the other).
-BOTH_PLATFORMS = ["166-include-guard-tests-both-platforms"]
+BOTH_PLATFORMS = ["166-include-guard-tests-both-platforms", "172-vector-compound-operators"]
 
 
 @pytest.mark.parametrize("name", BOTH_PLATFORMS)

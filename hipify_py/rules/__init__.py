@@ -22,6 +22,7 @@ def all_rules() -> list[Rule]:
         includes,
         launch,
         overloads,
+        vector_ops,
         warp,
         warp_size,
     )
@@ -37,5 +38,6 @@ def all_rules() -> list[Rule]:
         launch.run,
         cxx17.run,
         overloads.run,
+        vector_ops.run,
         includes.run,
     ]

@@ -145,13 +145,25 @@ def scan_project(
     names: set[str] = set()
     seen: set[Path] = set()
     queue: list[Path] = []
+    # What a source file (.cu, .cpp) defines is its own: another file sees it
+    # only through a header that declares it, and a file-local host `umin`
+    # must not hide the device-side `umin` another file calls.  A source file
+    # that some file #includes counts as a header.
+    private = {_resolved(f) for f in files if f.suffix.lower() not in HEADER_SUFFIXES}
+    held: dict[Path, set[str]] = {}  # what each private file defines
+    included: set[Path] = set()
     if first is None:
         queue = list(reversed(files))
     else:
         for path, (found, headers) in zip(files, first, strict=True):
-            seen.add(_resolved(path))
-            names |= found
+            real = _resolved(path)
+            seen.add(real)
+            if real in private:
+                held[real] = found
+            else:
+                names |= found
             queue.extend(headers)
+            included.update(_resolved(h) for h in headers)
     budget = _MAX_HEADERS
     while queue:
         real = _resolved(queue.pop())
@@ -159,11 +171,20 @@ def scan_project(
             continue
         seen.add(real)
         found, headers = scan_file(real, known, cache)
-        names |= found
+        if real in private:
+            held[real] = found
+        else:
+            names |= found
+        included.update(_resolved(h) for h in headers)
         if budget > 0:
             budget -= len(headers)
             queue.extend(headers)
+    for real in private & included:
+        names |= held.get(real, set())
     return frozenset(names)
+
+
+HEADER_SUFFIXES = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".ipp", ".tcc"})
 
 
 def _resolved(path: Path) -> Path:

@@ -57,3 +57,29 @@ def test_common_table_words_count_only_when_unsupported() -> None:
     # umin is unsupported CUDA API: the project's own definition silences it;
     # nv_bfloat16 is translated, whatever a project's HIP compatibility header says
     assert defined_names(header, names) == {"umin", "cudaMyCheck"}
+
+
+def test_a_source_files_own_definition_does_not_hide_a_report_in_another_file(tmp_path: Path) -> None:
+    """Tree mode reports what one-file mode reports: a file-local host `umin` in
+    host.cpp is not the device-side `umin` kern.cu calls (only a header shares
+    definitions between files)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "host.cpp").write_text(
+        "static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }\n"
+        "int host_side() { return umin(1u, 2u); }\n"
+    )
+    (src / "kern.cu").write_text(
+        "__global__ void k(unsigned* o, unsigned a, unsigned b) { o[0] = umin(a, b); }\n"
+    )
+    one = run_cli(str(src / "kern.cu"), "--check", "--no-cache")
+    tree = run_cli(str(src), "--check", "--no-cache")
+    report = "kern.cu:1:65: error: umin has no HIP equivalent"
+    assert report in one.stderr.decode() and report in tree.stderr.decode(), tree.stderr
+    # the host file's own use stays its own (no report there)
+    assert "host.cpp:2" not in tree.stderr.decode()
+    # a header does share its definitions
+    (src / "util.cuh").write_text("__device__ unsigned umin(unsigned a, unsigned b);\n")
+    (src / "kern.cu").write_text('#include "util.cuh"\n' + (src / "kern.cu").read_text())
+    shared = run_cli(str(src), "--check", "--no-cache")
+    assert "umin has no HIP equivalent" not in shared.stderr.decode(), shared.stderr

@@ -1,0 +1,96 @@
+"""The ROCm 6 / 7 source-level changes hipify-py handles, proven with the real
+hipcc of each release (roots made by hip_smoke/toolchain/provision.sh amd-5.7,
+amd-6.4, amd-7.2): what breaks with which release, and that the translation
+for that release compiles with it.  Skipped without the roots, failed in CI
+(HIPIFY_PY_REQUIRE_TOOLCHAIN=1)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from hip_smoke.toolchain import DEFAULT_CACHE, Compiler
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+CACHE = DEFAULT_CACHE
+ROOTS = {"5.7": "trixie-amd", "6.4": "rocm-6.4", "7.2": "rocm-7.2"}
+
+
+def compiler(release: str) -> Compiler:
+    root = CACHE / ROOTS[release]
+    if not (root / ".hipify-py-complete").is_file():
+        message = f"no HIP {release} root at {root} (hip_smoke/toolchain/provision.sh amd-{release})"
+        if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return Compiler("amd", ["hipcc"], root=root, include_dirs=[root / "usr" / "include"])
+
+
+def compile_hip(release: str, source: str, *flags: str) -> subprocess.CompletedProcess[str]:
+    """Compile ``source`` for gfx942 (host and device) with HIP ``release``."""
+    found = compiler(release)
+    with found.workspace() as work:
+        (work / "unit.hip").write_text(source)
+        return found.run(
+            ["--offload-arch=gfx942", *flags, "-x", "hip", "-c", "unit.hip", "-o", "unit.o"],
+            cwd=work,
+        )
+
+
+def translated(source: str, release: str, *options: str) -> str:
+    done = run_cli("--hip-version", release, *options, "-", input=source.encode())
+    assert done.returncode == 0, done.stderr.decode()
+    return done.stdout.decode()
+
+
+def expected(fixture: str) -> str:
+    folder = FIXTURES / fixture
+    return next(folder.glob("expected.*")).read_text()
+
+
+# ------------------------------------------------------------ e) string.h, assert.h
+
+STRING_CALLS = """#include <hip/hip_runtime.h>
+int main() {
+    char a[8], b[8] = "abc";
+    memcpy(a, b, 4);
+    memset(b, 0, 4);
+    return (int)strlen(a) + strcmp(a, b);
+}
+"""
+ASSERT_CALL = """#include <hip/hip_runtime.h>
+__global__ void k(int* p) { assert(p != 0); }
+"""
+
+
+@pytest.mark.parametrize("release", ["5.7", "6.4"])
+def test_hip_runtime_brings_in_string_and_assert_up_to_6_4(release: str) -> None:
+    for source in (STRING_CALLS, ASSERT_CALL):
+        done = compile_hip(release, source)
+        assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_hip_7_2_runtime_header_lacks_string_and_assert() -> None:
+    done = compile_hip("7.2", STRING_CALLS + ASSERT_CALL.split("\n", 1)[1])
+    assert done.returncode != 0
+    for name in ("strlen", "strcmp", "assert"):
+        assert f"undeclared identifier '{name}'" in done.stderr, done.stderr[-2000:]
+    assert "no matching function for call to 'memcpy'" in done.stderr
+
+
+@pytest.mark.parametrize("release", ["5.7", "7.2"])
+def test_the_translation_for_7_2_adds_the_headers_and_compiles(release: str) -> None:
+    done = compile_hip(release, expected("180-std-headers-hip72"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    done = compile_hip(release, expected("182-std-headers-partly-included-hip72"))
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_the_translation_for_6_4_needs_no_header_there() -> None:
+    done = compile_hip("6.4", expected("181-std-headers-hip64"))
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -183,6 +183,19 @@ SIGNATURE_CAUTION = _code(
     example="cusparseScsr2gebsr_bufferSize(h, ..., &size)  // int in CUDA, size_t in hipSPARSE",
     fix="Change the argument as the hint says; the rest of the call is translated.",
 )
+UNCHECKED_HIP_ERROR = _code(
+    "HPY110",
+    "unchecked-hip-error",
+    N,
+    "a HIP call whose hipError_t result is discarded: hipcc warns (hipError_t is [[nodiscard]])",
+    why="hip_runtime_api.h declares hipError_t [[nodiscard]] from C++17 on (HIP 5.7.1, 6.4.3 "
+    "and 7.2.4 alike; hipcc's clang defaults to C++17), so every call statement that drops the "
+    "result warns 'ignoring return value of type hipError_t'; CUDA's cudaError_t is not "
+    "nodiscard, so the CUDA build was quiet.  Reported once per file.",
+    example="cudaMalloc(&p, n);\ncudaDeviceSynchronize();",
+    fix="Check the result with the project's error macro, or cast it to (void) where ignoring it "
+    "is meant.",
+)
 UNSUPPORTED_HEADER = _code(
     "HPY201",
     "unsupported-header",
@@ -303,19 +316,6 @@ WARP_SHUFFLE_TYPE = _code(
     "double, 64-bit integers, __half and __half2; the translated call does not compile.",
     example="__nv_bfloat16 b = x[i];\nb = __shfl_xor_sync(0xffffffff, b, 1);",
     fix="Shuffle the raw bits: __ushort_as_bfloat16(__shfl_xor(__bfloat16_as_ushort(b), 1)).",
-)
-UNCHECKED_HIP_ERROR = _code(
-    "HPY408",
-    "unchecked-hip-error",
-    N,
-    "a HIP call whose hipError_t result is discarded: hipcc warns (hipError_t is [[nodiscard]])",
-    why="hip_runtime_api.h declares hipError_t [[nodiscard]] from C++17 on (HIP 5.7.1, 6.4.3 "
-    "and 7.2.4 alike; hipcc's clang defaults to C++17), so every call statement that drops the "
-    "result warns 'ignoring return value of type hipError_t'; CUDA's cudaError_t is not "
-    "nodiscard, so the CUDA build was quiet.  Reported once per file.",
-    example="cudaMalloc(&p, n);\ncudaDeviceSynchronize();",
-    fix="Check the result with the project's error macro, or cast it to (void) where ignoring it "
-    "is meant.",
 )
 WARP_SIZE_LANE_MATH = _code(
     "HPY420",

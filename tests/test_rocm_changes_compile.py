@@ -94,3 +94,29 @@ def test_the_translation_for_7_2_adds_the_headers_and_compiles(release: str) -> 
 def test_the_translation_for_6_4_needs_no_header_there() -> None:
     done = compile_hip("6.4", expected("181-std-headers-hip64"))
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+# ------------------------------------------------------------ c) [[nodiscard]] hipError_t
+
+
+@pytest.mark.parametrize("release", ["5.7", "7.2"])
+def test_every_release_warns_at_a_dropped_hip_error_and_the_note_matches(release: str) -> None:
+    """hipError_t is [[nodiscard]] in 5.7.1 as in 7.2.4: hipcc warns at exactly
+    the three statements HPY110 counts in fixture 183, and at none with (void)."""
+    source = expected("183-unchecked-hip-errors")
+    done = compile_hip(release, source)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = sorted(
+        {
+            int(line.split(":")[1])
+            for line in done.stderr.splitlines()
+            if "ignoring return value" in line and line.startswith("unit.hip:")
+        }
+    )
+    assert lines == [15, 20, 22], done.stderr[-2000:]
+    voided = "\n".join(
+        "    (void)" + line.strip() if number in lines else line
+        for number, line in enumerate(source.splitlines(), 1)
+    )
+    done = compile_hip(release, voided)
+    assert done.returncode == 0 and "ignoring return value" not in done.stderr, done.stderr

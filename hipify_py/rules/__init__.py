@@ -12,7 +12,17 @@ Rule = Callable[[Context], None]
 
 
 def all_rules() -> list[Rule]:
-    from . import arch, asm, device_hazards, identifiers, includes, launch, warp, warp_size
+    from . import (
+        arch,
+        asm,
+        device_hazards,
+        identifiers,
+        includes,
+        launch,
+        unchecked_errors,
+        warp,
+        warp_size,
+    )
 
     return [
         identifiers.run,
@@ -20,6 +30,7 @@ def all_rules() -> list[Rule]:
         warp_size.run,
         asm.run,
         device_hazards.run,
+        unchecked_errors.run,
         arch.run,
         launch.run,
         includes.run,

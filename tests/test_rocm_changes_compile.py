@@ -120,3 +120,34 @@ def test_every_release_warns_at_a_dropped_hip_error_and_the_note_matches(release
     )
     done = compile_hip(release, voided)
     assert done.returncode == 0 and "ignoring return value" not in done.stderr, done.stderr
+
+
+# ------------------------------------------------------------ b) hipDeviceProp_t fields
+
+
+def test_hip_5_7_lacks_exactly_the_fields_hpy452_reports() -> None:
+    """hipcc 5.7.1 rejects fixture 184's translation at the five fields it
+    reports (and nowhere else)."""
+    done = compile_hip("5.7", expected("184-device-prop-fields-added-in-hip6-hip57"))
+    assert done.returncode != 0
+    rejected = sorted(
+        {
+            tuple(map(int, line.split(":")[1:3]))
+            for line in done.stderr.splitlines()
+            if line.startswith("unit.hip:") and "no member named" in line
+        }
+    )
+    assert rejected == [(8, 36), (8, 60), (9, 22), (10, 34), (11, 17)], done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("release", ["6.4", "7.2"])
+def test_the_renamed_fields_compile_from_hip_6(release: str) -> None:
+    done = compile_hip(release, expected("185-device-prop-fields-renamed-hip72"))
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("release", ["6.4", "7.2"])
+def test_gcn_arch_is_gone_from_hip_6(release: str) -> None:
+    source = "#include <hip/hip_runtime.h>\nint f(hipDeviceProp_t& p) { return p.gcnArch; }\n"
+    assert "no member named 'gcnArch'" in compile_hip(release, source).stderr
+    assert compile_hip("5.7", source).returncode == 0

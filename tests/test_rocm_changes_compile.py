@@ -151,3 +151,68 @@ def test_gcn_arch_is_gone_from_hip_6(release: str) -> None:
     source = "#include <hip/hip_runtime.h>\nint f(hipDeviceProp_t& p) { return p.gcnArch; }\n"
     assert "no member named 'gcnArch'" in compile_hip(release, source).stderr
     assert compile_hip("5.7", source).returncode == 0
+
+
+# ------------------------------------------------------------ a) warpSize
+
+
+def _error_lines(stderr: str) -> set[int]:
+    return {
+        int(line.split(":")[1])
+        for line in stderr.splitlines()
+        if line.startswith("unit.hip:") and ": error:" in line
+    }
+
+
+def test_hip_7_2_rejects_warp_size_where_hpy426_reports_it() -> None:
+    """Lines 7, 8, 15, 16 are the four HPY426 sites of fixture 186; line 19
+    only follows from line 7 (kWarp is then not a constant either)."""
+    done = compile_hip("7.2", expected("186-warp-size-constant-expressions-hip72"))
+    assert _error_lines(done.stderr) == {7, 8, 15, 16, 19}, done.stderr[-3000:]
+    assert "reference to __host__ variable 'kWarp'" in done.stderr
+
+
+@pytest.mark.parametrize("release", ["5.7", "6.4"])
+def test_warp_size_is_a_constant_up_to_hip_6_4(release: str) -> None:
+    done = compile_hip(release, expected("187-warp-size-constant-expressions-hip64"))
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("release", ["5.7", "7.2"])
+def test_the_hpy426_fix_compiles_with_every_release(release: str) -> None:
+    """The hint's fix: a constant of gfx942's width where a constant is needed,
+    warpSize at run time (__AMDGCN_WAVEFRONT_SIZE is gone in clang 22)."""
+    lines = expected("186-warp-size-constant-expressions-hip72").splitlines()
+    for number in (7, 8, 15, 16):
+        lines[number - 1] = lines[number - 1].replace("warpSize", "kWavefront")
+    lines.insert(4, "constexpr int kWavefront = 64;  // gfx942")
+    done = compile_hip(release, "\n".join(lines) + "\n")
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_no_wavefront_size_macro_in_clang_22() -> None:
+    source = "#if defined(__AMDGCN_WAVEFRONT_SIZE)\n#error defined\n#endif\n"
+    assert compile_hip("7.2", source).returncode == 0
+    assert "defined" in compile_hip("5.7", source).stderr
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    [
+        "126-fix-warp-size-lane-math",
+        "127-fix-warp-size-shift-precedence",
+        "130-fix-warp-size-define-used-as-array-size",
+        "158-fix-warp-size-not-bit-index-or-stride",
+    ],
+)
+def test_fix_warp_size_rewrites_compile_with_hip_7_2(fixture: str) -> None:
+    """--fix-warp-size writes warpSize only where a run-time value is right,
+    so its output compiles where warpSize is no constant."""
+    done = compile_hip("7.2", expected(fixture))
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_fix_warp_size_define_compiles_with_hip_7_2() -> None:
+    source = next((FIXTURES / "129-fix-warp-size-define-lane-count").glob("input.*")).read_text()
+    done = compile_hip("7.2", translated(source, "7.2", "--fix-warp-size"))
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -22,12 +22,14 @@ def all_rules() -> list[Rule]:
         unchecked_errors,
         warp,
         warp_size,
+        warp_size_constant,
     )
 
     return [
         identifiers.run,
         warp.run,
         warp_size.run,
+        warp_size_constant.run,
         asm.run,
         device_hazards.run,
         unchecked_errors.run,

@@ -216,3 +216,20 @@ def test_fix_warp_size_define_compiles_with_hip_7_2() -> None:
     source = next((FIXTURES / "129-fix-warp-size-define-lane-count").glob("input.*")).read_text()
     done = compile_hip("7.2", translated(source, "7.2", "--fix-warp-size"))
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+# ------------------------------------------------------------ d) roctx
+
+
+@pytest.mark.parametrize("release", ["6.4", "7.2"])
+def test_translated_nvtx_compiles_with_roctracer_roctx(release: str) -> None:
+    """<roctracer/roctx.h> (libroctx-dev) is where ROCm 6.4.3 and 7.2.4 have
+    roctx; the translated NVTX ranges and marks compile against it."""
+    done = compile_hip(release, expected("068-nvtx-ranges"))
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_debian_13_has_no_roctx() -> None:
+    """Why fixture 068 does not compile with HIP 5.7.1 (compile: none)."""
+    done = compile_hip("5.7", expected("068-nvtx-ranges"))
+    assert "'roctracer/roctx.h' file not found" in done.stderr, done.stderr[-2000:]

@@ -7,6 +7,7 @@ for that release compiles with it.  Skipped without the roots, failed in CI
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -88,6 +89,14 @@ def test_the_translation_for_7_2_adds_the_headers_and_compiles(release: str) -> 
     done = compile_hip(release, expected("180-std-headers-hip72"))
     assert done.returncode == 0, done.stderr[-2000:]
     done = compile_hip(release, expected("182-std-headers-partly-included-hip72"))
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_qualified_call_gets_cstring_and_compiles_with_7_2() -> None:
+    source = "#include <cuda_runtime.h>\nvoid f(char* a) { std::memcpy(a, a + 1, 1); }\n"
+    text = translated(source, "7.2")
+    assert "#include <cstring>" in text
+    done = compile_hip("7.2", text)
     assert done.returncode == 0, done.stderr[-2000:]
 
 
@@ -233,3 +242,37 @@ def test_debian_13_has_no_roctx() -> None:
     """Why fixture 068 does not compile with HIP 5.7.1 (compile: none)."""
     done = compile_hip("5.7", expected("068-nvtx-ranges"))
     assert "'roctracer/roctx.h' file not found" in done.stderr, done.stderr[-2000:]
+
+
+def _struct_fields(header: Path, end: str) -> set[str]:
+    """The member names of the struct whose declaration ends with ``end``."""
+    text = header.read_text(errors="replace")
+    stop = text.index(end)
+    body = text[text.rfind("typedef struct", 0, stop) : stop]
+    body = re.sub(r"//[^\n]*|/\*.*?\*/", "", body, flags=re.S)
+    body = body[body.find("{") + 1 : body.rfind("}")]
+    names = (re.search(r"(\w+)\s*(?:\[[^\]]*\]\s*)*$", d.strip()) for d in body.split(";"))
+    return {m.group(1) for m in names if m is not None}
+
+
+def test_device_prop_facts_match_the_headers_of_each_release() -> None:
+    """device_prop_fields.yaml against hipDeviceProp_t of 5.7.1, 6.4.3, 7.2.4:
+    a field is in a release's struct exactly when the facts say so."""
+    from hipify_py.rules.device_hazards import prop_fields
+
+    structs = {
+        release: _struct_fields(
+            compiler(release).include_dirs[0] / "hip" / "hip_runtime_api.h", "} hipDeviceProp_t;"
+        )
+        for release in ROOTS
+    }
+    for release, version in (("5.7", (5, 7, 1)), ("6.4", (6, 4, 3)), ("7.2", (7, 2, 4))):
+        for name, field in prop_fields().items():
+            present = (field.hip_added is None or version >= field.hip_added) and (
+                field.hip_removed is None or version < field.hip_removed
+            )
+            assert (field.hip in structs[release]) == present, (release, name)
+    # and the facts are complete: every field that came or went has one
+    by_hip = {field.hip: field for field in prop_fields().values()}
+    changed = (structs["7.2"] ^ structs["5.7"]) - {"reserved", "hipReserved"}
+    assert {name for name in changed if name not in by_hip} == set()

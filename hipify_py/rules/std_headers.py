@@ -4,6 +4,7 @@ assert with only the runtime header included gets the header it relied on."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
@@ -47,28 +48,49 @@ def run(ctx: Context, resulting: set[str]) -> None:
         if call is None:
             continue
         offset, name = call
-        ctx.needed_headers.add(row.header)
+        # std::memcpy needs <cstring>; plain calls take the C header, valid in C too
+        qualified = re.search(rf"\bstd\s*::\s*(?:{'|'.join(sorted(row.names))})\s*\(", ctx.text)
+        header = row.cxx if qualified else row.header
+        ctx.needed_headers.add(header)
         ctx.report(
             D.STD_HEADER_ADDED,
             offset,
-            f"inserted #include <{row.header}> for {name}: CUDA's runtime header includes it, "
+            f"inserted #include <{header}> for {name}: CUDA's runtime header includes it, "
             f"HIP >= {format_version(dropped_from)}'s <hip/hip_runtime.h> does not",
             name=name,
         )
 
 
 def _first_call(ctx: Context, names: list[str]) -> tuple[int, str] | None:
-    """The first ``name(`` in code (not a member: ``x.memcpy(`` is another function)."""
+    """The first call of one of ``names``: in code a call expression (``memcpy(``
+    or ``std::memcpy(``, not ``x.memcpy(`` nor a declaration of a function of
+    that name); in a ``#define`` body the name followed by ``(``."""
     scanner = scanner_of(ctx)
     text = ctx.text
     found: list[tuple[int, str]] = []
     for name in names:
         for start in occurrences(text, name):
-            after = text[start + len(name) : start + len(name) + 80].lstrip()
-            before = text[max(0, start - 2) : start].rstrip()
-            if not after.startswith("(") or before.endswith((".", "->")):
-                continue
-            if scanner.classify(start, start + len(name))[0] in ("code", "macro"):
+            where = scanner.classify(start, start + len(name))[0]
+            if where == "code" and _called(ctx, start, len(name)):
+                found.append((start, name))
+                break
+            member = text[max(0, start - 2) : start].rstrip().endswith((".", "->"))
+            if where == "macro" and not member and text[start + len(name) :].lstrip()[:1] == "(":
                 found.append((start, name))
                 break
     return min(found) if found else None
+
+
+def _called(ctx: Context, start: int, size: int) -> bool:
+    node = ctx.root.descendant_for_byte_range(start, start + size)
+    if node is None or node.type != "identifier":
+        return False
+    callee = node
+    if node.parent is not None and node.parent.type == "qualified_identifier":
+        callee = node.parent
+    call = callee.parent
+    return (
+        call is not None
+        and call.type == "call_expression"
+        and call.child_by_field_name("function") == callee
+    )

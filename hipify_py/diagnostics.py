@@ -221,13 +221,14 @@ STD_HEADER_ADDED = _code(
     "HPY203",
     "std-header-added",
     N,
-    "inserted #include <string.h> / <assert.h>: CUDA's runtime header brings them in, HIP >= 7.0's "
-    "does not",
-    why="CUDA's runtime header includes string.h and assert.h (crt/common_functions.h), so CUDA "
-    "code calls memcpy or assert with only the runtime included; HIP 7.0 trimmed the headers "
+    "inserted #include <string.h> (or <cstring>): CUDA's runtime header brings it in, HIP >= "
+    "7.0's does not",
+    why="CUDA's runtime header includes string.h (crt/common_functions.h), so CUDA code calls "
+    "memcpy or strlen with only the runtime included; HIP 7.0 trimmed the headers "
     "hip_runtime.h includes, and with HIP 7.2 such a call is an undeclared identifier.",
     example="#include <cuda_runtime.h>\nvoid f(char* a, const char* b) { memcpy(a, b, 4); }",
-    fix="Nothing: the include is what HIP >= 7.0 needs (the C header, valid in C and C++).",
+    fix="Nothing: the include is what HIP >= 7.0 needs (<cstring> where the calls are "
+    "std::memcpy, else the C header, valid in C and C++).",
 )
 WARP_PARTIAL_MASK = _code(
     "HPY401",

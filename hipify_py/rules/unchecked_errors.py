@@ -29,16 +29,21 @@ def run(ctx: Context) -> None:
         if word in functions:
             candidates[word] = word
             continue
-        row = ctx.table.lookup(word) if word.startswith(("cuda", "cu")) else None
+        row = ctx.table.lookup(word) if word.startswith("cu") else None
         hip = ctx.hip_name_for(row) if row is not None and row.kind == "function" else None
         if hip in functions and hip is not None:
             candidates[word] = hip
+    # a function of the project's own that has a CUDA or HIP name is not HIP's
+    candidates = {w: h for w, h in candidates.items() if not ctx.is_local(w)}
     if not candidates:
         return
+    translated = {offset for offset, *_ in ctx.references}
     scanner = scanner_of(ctx)
     sites: list[tuple[int, str, str]] = []
     for word, hip in candidates.items():
         for start in occurrences(ctx.text, word):
+            if word != hip and start not in translated:
+                continue  # left as it is (not for this HIP, or not CUDA's there)
             if scanner.classify(start, start + len(word))[0] != "code":
                 continue
             if _discarded_call(ctx, start, len(word)):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -299,3 +300,19 @@ def test_device_prop_facts_match_the_headers_of_each_release() -> None:
     by_hip = {field.hip: field for field in prop_fields().values()}
     changed = (structs["7.2"] ^ structs["5.7"]) - {"reserved", "hipReserved"}
     assert {name for name in changed if name not in by_hip} == set()
+
+
+def test_hip_error_functions_are_those_the_headers_declare() -> None:
+    """data/hip_error_functions.yaml is what tools/gen_hip_error_functions.py
+    reads from the three releases' headers (regenerate it when they change)."""
+    from hipify_py.rules.unchecked_errors import hip_error_functions
+
+    sys.path.insert(0, str(REPO / "tools"))
+    import gen_hip_error_functions as gen
+
+    declared: set[str] = set()
+    for release in ROOTS:
+        for header in sorted((compiler(release).include_dirs[0] / "hip").rglob("*.h")):
+            declared.update(gen.DECLARATION.findall(header.read_text(errors="replace")))
+    assert hip_error_functions() == declared
+    assert {"hipMalloc", "hipMemcpy", "hipModuleLaunchKernel"} <= declared

@@ -164,3 +164,19 @@ def test_fields_every_release_has_are_not_reported() -> None:
     )
     for release in ("5.7", "6.4", "7.2"):
         assert codes(source, release) == []
+
+
+def test_a_macro_defined_as_warp_size_is_followed() -> None:
+    source = (
+        "#if defined(__HIP_PLATFORM_AMD__)\n#define WARP_SIZE warpSize\n#else\n"
+        "#define WARP_SIZE 32\n#endif\n"
+        "__global__ void k(float* out) {\n"
+        "    __shared__ float a[WARP_SIZE];\n"
+        "    a[threadIdx.x % WARP_SIZE] = 1;\n"
+        "    out[0] = a[0];\n"
+        "}\n"
+    )
+    found = [d for d in diagnostics(source, "7.2") if d[0] == "HPY426"]
+    assert [(d[1], d[2]) for d in found] == [(7, 24)]
+    assert found[0][3].startswith("WARP_SIZE (defined as warpSize) in an array size")
+    assert "HPY426" not in codes(source, "6.4")

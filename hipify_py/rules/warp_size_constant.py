@@ -16,6 +16,7 @@ import tree_sitter
 from .. import diagnostics as D
 from ..context import Context
 from ..versions import Version
+from .device_code import macro_definitions
 from .identifiers import occurrences, scanner_of
 
 NOT_CONSTANT_FROM: Version = (7, 0, 0)  # HIP 7.0 changelog: "warpSize ... no longer constexpr"
@@ -39,25 +40,42 @@ def run(ctx: Context) -> None:
     if ctx.target_hip < NOT_CONSTANT_FROM or NAME not in ctx.present:
         return
     scanner = scanner_of(ctx)
-    for start in occurrences(ctx.text, NAME):
-        if scanner.classify(start, start + len(NAME))[0] != "code":
+    for name in (NAME, *_aliases(ctx)):
+        for start in occurrences(ctx.text, name):
+            if scanner.classify(start, start + len(name))[0] != "code":
+                continue
+            node = ctx.root.descendant_for_byte_range(start, start + len(name))
+            if node is None or node.type not in ("identifier", "type_identifier"):
+                continue
+            where = _constant_context(ctx, node)
+            if where is not None:
+                _report(ctx, start, name, where)
+
+
+def _aliases(ctx: Context) -> list[str]:
+    """Object-like macros defined as warpSize: ``#define WARP_SIZE warpSize``."""
+    names = []
+    for macro in macro_definitions(ctx):
+        name, value = macro.child_by_field_name("name"), macro.child_by_field_name("value")
+        if macro.type != "preproc_def" or name is None or value is None:
             continue
-        node = ctx.root.descendant_for_byte_range(start, start + len(NAME))
-        if node is None or node.type not in ("identifier", "type_identifier"):
-            continue
-        where = _constant_context(ctx, node)
-        if where is None:
-            continue
-        ctx.report(
-            D.WARP_SIZE_NOT_CONSTANT,
-            start,
-            f"warpSize in {where}: from HIP 7.0 warpSize is not a constant expression (and "
-            "clang 22 no longer defines __AMDGCN_WAVEFRONT_SIZE), so this does not compile",
-            hint="where a constant is needed use the target's wavefront width "
-            "(constexpr int kWarpSize = 64; on gfx942, 32 on wave32 RDNA), and warpSize in "
-            "run-time arithmetic",
-            name=NAME,
-        )
+        if ctx.node_text(value).strip().strip("()").strip() == NAME:
+            names.append(ctx.node_text(name))
+    return names
+
+
+def _report(ctx: Context, start: int, name: str, where: str) -> None:
+    what = NAME if name == NAME else f"{name} (defined as warpSize)"
+    ctx.report(
+        D.WARP_SIZE_NOT_CONSTANT,
+        start,
+        f"{what} in {where}: from HIP 7.0 warpSize is not a constant expression (and "
+        "clang 22 no longer defines __AMDGCN_WAVEFRONT_SIZE), so this does not compile",
+        hint="where a constant is needed use the target's wavefront width "
+        "(constexpr int kWarpSize = 64; on gfx942, 32 on wave32 RDNA), and warpSize in "
+        "run-time arithmetic",
+        name=name,
+    )
 
 
 def _constant_context(ctx: Context, node: tree_sitter.Node) -> str | None:

@@ -9,15 +9,19 @@ from typing import Any
 
 import click
 
+from .toolchain import RELEASES
+
 SMOKE_HELP = """Translate the CUDA sample programs, compile them for a real GPU target and
 (where such a GPU is present) run them and compare with the CUDA originals.
 
 \b
 Examples:
   hipify-py smoke --compile-only                 every sample, for gfx942 (AMD)
+  hipify-py smoke --compile-only --rocm 7.2      the same with ROCm 7.2 (HIP 7.2)
   hipify-py smoke vector_add warp_vote           two samples
   hipify-py smoke --platform nvidia --cuda       HIP's NVIDIA backend + the CUDA originals
   hipify-py smoke --provision amd                make the Debian 13 HIP root (root only)
+  hipify-py smoke --provision amd-7.2            make the ROCm 7.2 root (root only)
   hipify-py smoke --run-prebuilt DIR             run binaries built with --build-dir DIR
 
 Exit code: 0 when nothing failed, 1 when a sample failed a step, 2 on a
@@ -45,6 +49,12 @@ toolchain or usage error.  Skipped steps say why.
 )
 @click.option("--hipcc", type=click.Path(dir_okay=False), help="The hipcc to use (AMD).")
 @click.option(
+    "--rocm",
+    type=click.Choice(RELEASES),
+    help="The ROCm release to build with: its root (--provision amd-X.Y), or a hipcc of "
+    "that HIP; the translation targets that HIP.  Default: the first hipcc found.",
+)
+@click.option(
     "--cuda", "with_cuda", is_flag=True, help="Also build (and run) the CUDA originals with nvcc."
 )
 @click.option(
@@ -64,8 +74,9 @@ toolchain or usage error.  Skipped steps say why.
 )
 @click.option(
     "--provision",
-    type=click.Choice(["amd", "nvidia"]),
-    help="Find or make the toolchain for a platform, report what was done, and exit.",
+    type=click.Choice(["amd", *(f"amd-{r}" for r in RELEASES), "nvidia"]),
+    help="Find or make the toolchain for a platform (amd-X.Y: that ROCm release; "
+    "amd with --rocm X.Y: the same), report what was done, and exit.",
 )
 @click.option(
     "--report",
@@ -98,7 +109,10 @@ def run_smoke(names: list[str], flags: dict[str, Any]) -> int:
         click.echo(report.markdown(data["results"] if isinstance(data, dict) else data))
         return 0
     if flags["provision"]:
-        return _provision(flags["provision"])
+        platform = flags["provision"]
+        if platform == "amd" and flags["rocm"]:
+            platform = f"amd-{flags['rocm']}"
+        return _provision(platform)
     if flags["run_prebuilt"] is not None:
         return _run_prebuilt(flags)
     return _build_and_run(names, flags)
@@ -136,9 +150,9 @@ def _build_and_run(names: list[str], flags: dict[str, Any]) -> int:
     platform = flags["platform"]
     try:
         if platform == "amd":
-            compilers = [find_amd(flags["hipcc"], flags["offload_arch"])]
+            compilers = [find_amd(flags["hipcc"], flags["offload_arch"], release=flags["rocm"])]
         elif platform == "nvidia":
-            compilers = [find_nvidia()]
+            compilers = [find_nvidia(release=flags["rocm"])]
         else:
             compilers = []
         if flags["with_cuda"] or platform == "cuda":

@@ -78,6 +78,9 @@ def _library_gap(sample: Sample, compiler: Compiler, platforms: dict[str, Any]) 
         if compiler.platform == "amd":
             header = info["amd"]["header"]
             if not compiler.has_header(header):
+                why = info["amd"].get("missing", {}).get(compiler.release)
+                if why is not None:
+                    return f"{library} not available on ROCm {compiler.release}: {why}"
                 return f"{library} not available (<{header}> not found)"
         elif compiler.platform == "nvidia" and not info["nvidia"].get("available", False):
             return f"{library}: {info['nvidia']['why']}; runs as a CUDA original only"

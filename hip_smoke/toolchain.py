@@ -2,7 +2,9 @@
 
 AMD: a user's ROCm first (``--hipcc``, ``$HIPCC``, ``/opt/rocm/bin/hipcc``,
 ``hipcc`` on PATH when it accepts gfx942), else the Debian 13 root made by
-``toolchain/provision.sh amd`` (HIP 5.7.1), used through chroot.
+``toolchain/provision.sh amd`` (HIP 5.7.1), used through chroot.  With a
+release (``--rocm 5.7|6.4|7.2``) the root of that release made by
+``provision.sh amd-X.Y`` is used, or a user's hipcc of that very release.
 
 NVIDIA: nvcc 12.x with HIP's NVIDIA headers (they do not compile against
 CUDA 13): the machine's own (Debian 13's packages, as ``--provision nvidia``
@@ -46,6 +48,9 @@ class Compiler:
     # (AMD); on HIP's NVIDIA backend the _sync warp functions are CUDA's own, so
     # the translation keeps them (the HIP >= 6.2 form)
     hip_version: str = "5.7"
+    # the ROCm release asked for (``--rocm``), which names its gaps in
+    # platforms.yaml; None when any HIP would do
+    release: str | None = None
 
     def has_header(self, header: str) -> bool:
         return any((d / header).is_file() for d in self.include_dirs)
@@ -150,8 +155,23 @@ def bind_mounted(root: Path, sources: tuple[Path, ...] | list[Path]) -> Iterator
                 target.rmdir() if target.is_dir() else target.unlink()
 
 
+# the ROCm releases provision.sh makes a root for (``amd-X.Y``), oldest first
+RELEASES = ("5.7", "6.4", "7.2")
+# the 5.7 and NVIDIA roots keep their first names (provision.sh names them so)
+_ROOT_NAMES = {"amd": "trixie-amd", "amd-5.7": "trixie-amd", "nvidia": "trixie-nvidia"}
+
+
 def root_for(platform: str, cache: Path = DEFAULT_CACHE) -> Path:
-    return cache / f"trixie-{platform}"
+    """The root provision.sh makes for ``amd``, ``amd-X.Y`` or ``nvidia``."""
+    return cache / _ROOT_NAMES.get(platform, "rocm-" + platform.removeprefix("amd-"))
+
+
+def root_hip_version(root: Path) -> str | None:
+    """ "7.2" from the root's ``hip/hip_version.h``; None if it has none."""
+    from hipify_py.hip_target import header_version
+
+    found = header_version(root / "usr" / "include" / "hip" / "hip_version.h")
+    return None if found is None else f"{found[0]}.{found[1]}"
 
 
 def complete_root(platform: str, cache: Path = DEFAULT_CACHE) -> Path | None:
@@ -162,17 +182,20 @@ def complete_root(platform: str, cache: Path = DEFAULT_CACHE) -> Path | None:
 def provision(platform: str, cache: Path = DEFAULT_CACHE) -> tuple[int, str]:
     """Find or make the toolchain; returns (exit code, a report of what was done).
 
-    AMD: a working hipcc of the user's (ROCm) is used as it is.  Otherwise, on
-    Debian 13 the Debian packages are installed directly; elsewhere
-    provision.sh makes (or reuses) a Debian 13 root.
+    ``platform``: ``amd`` (any HIP), ``amd-X.Y`` (that ROCm release) or
+    ``nvidia``.  AMD: a working hipcc of the user's (ROCm, of the release asked
+    for) is used as it is.  Otherwise, on Debian 13 its own packages (HIP 5.7,
+    nvcc 12.4) are installed directly; anything else is a root that
+    provision.sh makes (or reuses).
     """
-    if platform == "amd":
+    if platform.startswith("amd"):
+        release = platform.removeprefix("amd-") if platform != "amd" else None
         try:
-            found = find_amd(allow_root=False)
+            found = find_amd(allow_root=False, release=release)
             return 0, f"provision: using the existing hipcc {found.description}; nothing to do"
         except ToolchainError:
             pass
-    if _debian_codename() == "trixie":
+    if _debian_codename() == "trixie" and platform in ("amd", "amd-5.7", "nvidia"):
         return _apt_install(platform)
     env = dict(os.environ, HIPIFY_PY_TOOLCHAIN_CACHE=str(cache))
     done = subprocess.run(
@@ -194,13 +217,12 @@ def _debian_codename() -> str:
 
 def _apt_install(platform: str) -> tuple[int, str]:
     """Debian 13 ships the packages itself: no root filesystem needed."""
-    import re
-
-    script = PROVISION.read_text(encoding="utf-8")
-    found = re.search(rf'{platform}\) pkgs="([^"]+)"', script)
-    if found is None:
+    listed = subprocess.run(
+        ["bash", str(PROVISION), "packages", platform], capture_output=True, text=True
+    )
+    if listed.returncode != 0 or not listed.stdout.split():
         return 2, f"provision: no package list for {platform} in {PROVISION}"
-    packages = found.group(1).split()
+    packages = listed.stdout.split()
     if os.geteuid() != 0:
         return 3, f"provision: must run as root to apt-get install {' '.join(packages)}"
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
@@ -261,8 +283,10 @@ def find_amd(
     arch: str = "gfx942",
     cache: Path = DEFAULT_CACHE,
     allow_root: bool = True,
+    release: str | None = None,
 ) -> Compiler:
-    """The first usable hipcc, in the documented order."""
+    """The first usable hipcc, in the documented order; with ``release``
+    ("7.2"), one of that HIP release only."""
     tried: list[str] = []
     candidates: list[tuple[str, str]] = []
     if hipcc:
@@ -280,37 +304,46 @@ def find_amd(
             if explicit:
                 raise ToolchainError(f"{origin} {path}: no such executable")
             continue
-        why = _probe(path, arch)
+        version = _hip_version_of(path)
+        if release is not None and version != release:
+            why: str | None = f"is HIP {version}, not {release}"
+        else:
+            why = _probe(path, arch)
         if why is not None and explicit:
             # asked for by name: never fall back to another compiler silently
             raise ToolchainError(f"{origin} {path} does not work: {why}")
         if why is None:
             include = Path(path).resolve().parent.parent / "include"
-            version = _hip_version_of(path)
             return Compiler(
                 "amd",
                 [path],
                 description=f"{path} ({origin}), HIP {version}",
                 include_dirs=[include],
                 hip_version=version,
+                release=release,
             )
         tried.append(f"{path} ({origin}): {why}")
-    root = complete_root("amd", cache) if allow_root else None
+    platform = "amd" if release is None else f"amd-{release}"
+    root = complete_root(platform, cache) if allow_root else None
     if root is not None:
+        version = root_hip_version(root) or release or "5.7"
         return Compiler(
             "amd",
             ["hipcc"],
             root=root,
-            description=f"hipcc 5.7.1 in the Debian 13 root {root}",
+            description=f"hipcc (HIP {version}) in the ROCm {version} root {root}",
             include_dirs=[root / "usr" / "include"],
+            hip_version=version,
+            release=release or version,
         )
-    tried.append(f"{root_for('amd', cache)}: no complete Debian 13 root")
+    tried.append(f"{root_for(platform, cache)}: no complete root of ROCm {release or '5.7'}")
     raise ToolchainError(
         "no hipcc for "
         + arch
+        + (f" of HIP {release}" if release else "")
         + " found; tried: "
         + "; ".join(tried)
-        + ". Install ROCm, pass --hipcc, or run: hipify-py smoke --provision amd"
+        + f". Install ROCm, pass --hipcc, or run: hipify-py smoke --provision {platform}"
     )
 
 
@@ -376,9 +409,34 @@ def host_nvidia(
     return None, tried
 
 
-def find_nvidia(cache: Path = DEFAULT_CACHE) -> Compiler:
+NVIDIA_RUNTIME = Path("hip") / "nvidia_detail" / "nvidia_hip_runtime.h"
+
+
+def nvidia_gap(release: str, cache: Path = DEFAULT_CACHE) -> str:
+    """Why HIP ``release``'s NVIDIA backend cannot be built here."""
+    root = complete_root(f"amd-{release}", cache)
+    if root is None:
+        return f"no ROCm {release} root (hipify-py smoke --provision amd-{release})"
+    if not (root / "usr" / "include" / NVIDIA_RUNTIME).is_file():
+        return (
+            f"HIP {release}'s <hip/hip_runtime.h> includes <{NVIDIA_RUNTIME.as_posix()}> for "
+            f"__HIP_PLATFORM_NVIDIA__, and the ROCm {release} root has no hip/nvidia_detail: "
+            f"Debian's libamdhip64-dev {release} ships the AMD backend only (HIP 5.7.1's NVIDIA "
+            "headers are the newest packaged: --platform nvidia without --rocm)"
+        )
+    return (
+        f"HIP {release}'s NVIDIA headers are in {root}, but hip_smoke builds HIP's "
+        "NVIDIA backend with HIP 5.7.1's headers only"
+    )
+
+
+def find_nvidia(cache: Path = DEFAULT_CACHE, release: str | None = None) -> Compiler:
     """nvcc 12.x + HIP headers for HIP's NVIDIA backend: the machine's own (a
-    Debian 13 host with the packages), else the Debian 13 root."""
+    Debian 13 host with the packages), else the Debian 13 root.  Only HIP
+    5.7's NVIDIA headers are packaged; another ``release`` is an error that
+    says why."""
+    if release is not None and release != "5.7":
+        raise ToolchainError(f"--platform nvidia --rocm {release}: {nvidia_gap(release, cache)}")
     host, tried = host_nvidia()
     if host is not None:
         return host

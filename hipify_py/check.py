@@ -559,25 +559,30 @@ def summary(result: CheckResult) -> dict[str, Any]:
 _PLURAL = {"error": "errors", "warning": "warnings", "info": "notes"}
 
 
-def render_text(result: CheckResult) -> str:
+def render_text(result: CheckResult, quiet: bool = False) -> str:
+    """Findings grouped by file with their hints, the table of what is left by
+    library, and a summary line; ``quiet`` (the pre-commit hook): one line per
+    finding and the summary line, nothing else."""
     out: list[str] = []
     fail_on = result.fail_on
     for checked in result.files:
         if not checked.findings:
             continue
-        out.append(checked.path)
+        if not quiet:
+            out.append(checked.path)
         for f in checked.findings:
             mark = ""
             if f.baselined:
                 mark = " (baselined)"
             elif not f.fails(fail_on) and f.severity is not Severity.INFO:
                 mark = " (not failing)"
-            out.append(f"  {f.location()}: {f.severity.value}: {f.message} [{f.code}]{mark}")
-            if f.hint:
+            indent = "" if quiet else "  "
+            out.append(f"{indent}{f.location()}: {f.severity.value}: {f.message} [{f.code}]{mark}")
+            if f.hint and not quiet:
                 out.append(f"      hint: {f.hint}")
     data = summary(result)
     libraries = data["by_library"]
-    if libraries:
+    if libraries and not quiet:
         out += ["", "Left to migrate, by library:"]
         width = max(7, *(len(name) for name in libraries))
         out.append(f"  {'library':<{width}}  translatable  unsupported  other")
@@ -611,7 +616,7 @@ def render_text(result: CheckResult) -> str:
         line += f"; {len(result.errors)} path(s) could not be checked"
     if result.shard is not None:
         line += f" [shard {result.shard[0]}/{result.shard[1]}]"
-    if out:
+    if out and not quiet:
         out.append("")
     out.append(line)
     return "\n".join(out) + "\n"
@@ -925,9 +930,9 @@ def render_junit(result: CheckResult) -> str:
     )
 
 
-def render(result: CheckResult, form: str, root: Path | None = None) -> str:
+def render(result: CheckResult, form: str, root: Path | None = None, quiet: bool = False) -> str:
     if form == "text":
-        return render_text(result)
+        return render_text(result, quiet)
     if form == "json":
         return render_json(result)
     if form == "sarif":

@@ -102,6 +102,13 @@ def _shard(ctx: click.Context, param: click.Parameter, value: str | None) -> Any
 )
 @click.option("--notes", is_flag=True, help="Also report info-level diagnostics (never failing).")
 @click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="Text format: one line per finding and the summary line (no hints, no table, no "
+    "progress bar); the pre-commit hook passes it.",
+)
+@click.option(
     "-j",
     "--jobs",
     type=click.IntRange(min=0),
@@ -267,6 +274,7 @@ def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | Non
         run([targets[i] for i in order], job, table, planned.jobs, prescan=prescan),
         len(order),
         "checking",
+        quiet=bool(flags.get("quiet")),
     )
     files = [
         checked_file(report, names[i], table=table, options=options, notes=flags["notes"])
@@ -296,7 +304,7 @@ def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | Non
         )
         return EXIT_OK
 
-    text = render(result, flags["form"], root)
+    text = render(result, flags["form"], root, quiet=bool(flags.get("quiet")))
     for problem in result.errors:
         click.echo(f"hipify-py: error: {problem}", err=True)
     if flags["output"] is not None:

@@ -285,7 +285,7 @@ WARP_SYNCWARP = _code(
 WARP_SYNC_OPT_IN = _code(
     "HPY405",
     "warp-sync-opt-in",
-    W,
+    N,
     "the _sync warp functions need HIP >= 6.2; defined HIP_ENABLE_WARP_SYNC_BUILTINS, which "
     "HIP 6.2 to 6.4 need for them",
     why="HIP 6.2 to 6.4 declare __shfl_sync, __ballot_sync, ... only when "
@@ -408,6 +408,41 @@ CUDA_ARCH_GATE = _code(
     example="#if __CUDA_ARCH__ >= 800",
     fix="Use __HIP_DEVICE_COMPILE__ for the device pass, or an AMD architecture macro "
     "(__gfx942__) or a feature test for a capability.",
+)
+CUDA_ARCH_VALUE = _code(
+    "HPY411",
+    "cuda-arch-value",
+    E,
+    "__CUDA_ARCH__ used as a value in code: hipcc never defines it, so this does not compile",
+    why="nvcc defines __CUDA_ARCH__ (700, 800, ...) in its device pass; hipcc for AMD never "
+    "does, so a use in code or in a macro expanded in code is an undeclared identifier, even "
+    "inside `#ifdef __CUDA_ARCH__` (translated to `#ifdef __HIP_DEVICE_COMPILE__`).",
+    example="#ifdef __CUDA_ARCH__\n#define WHERE() report(__CUDA_ARCH__)\n#endif",
+    fix="Use a value that means something on AMD (a project constant, or 0 on AMD as in "
+    "`#if defined(__HIP_PLATFORM_AMD__)`), or drop the use; an architecture test is "
+    "`__gfx942__`.",
+)
+REGISTER_REMOVED = _code(
+    "HPY801",
+    "register-removed",
+    N,
+    "removed the `register` storage class, which C++17 removed and hipcc's clang rejects",
+    why="nvcc accepts `register` with a warning; clang in C++17 mode rejects it as an error. "
+    "Compilers ignore the keyword, so removing it changes nothing.",
+    example="register int i = 0;",
+    fix="Nothing: it is removed.",
+)
+OVERLOAD_COLLISION = _code(
+    "HPY802",
+    "overload-collision",
+    E,
+    "two overloads whose CUDA parameter types become the same HIP type: a redefinition",
+    why="HIP has one type where CUDA has two (cudaError_t and CUresult both become hipError_t; "
+    "cudaStream_t and CUstream both hipStream_t), so overloads that differ only there "
+    "collide after translation.",
+    example="const char* name(cudaError_t e);\nconst char* name(CUresult e);",
+    fix="Delete the overload the message names (its body usually duplicates the other's), or "
+    "rename one of them.",
 )
 FP8_FORMAT = _code(
     "HPY430",

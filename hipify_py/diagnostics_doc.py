@@ -20,6 +20,7 @@ _GROUPS = [
     ("HPY5", "Inline assembly"),
     ("HPY6", "Build files"),
     ("HPY7", "The clang engine"),
+    ("HPY8", "C++ that hipcc's clang rejects"),
 ]
 
 

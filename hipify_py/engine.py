@@ -65,14 +65,21 @@ def _unsuppressed(ctx: Context) -> list[Diagnostic]:
     kept = []
     for diagnostic in ctx.diagnostics:
         found = _SUPPRESS.search(ctx.lines.line_text(diagnostic.line).decode("latin-1"))
-        if found is not None:
-            codes = found.group(1)
-            if codes is None or any(
-                diagnostic.code.startswith(c.strip().upper()) for c in codes.split(",") if c.strip()
-            ):
-                continue
-        kept.append(diagnostic)
+        if found is None or not _suppresses(found, diagnostic.code):
+            kept.append(diagnostic)
     return kept
+
+
+def _suppresses(found: re.Match[str], code: str) -> bool:
+    codes = found.group(1)
+    return codes is None or any(
+        code.startswith(c.strip().upper()) for c in codes.split(",") if c.strip()
+    )
+
+
+def may_suppress(text: str, code: str) -> bool:
+    """Could a ``hipify-py: ignore`` comment in ``text`` drop a ``code`` diagnostic?"""
+    return "hipify-py" in text and any(_suppresses(m, code) for m in _SUPPRESS.finditer(text))
 
 
 def _annotate(ctx: Context) -> None:

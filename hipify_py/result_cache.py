@@ -11,6 +11,10 @@ so a corrupt or edited entry is a miss, never trusted.  Entries live under
 ``$HIPIFY_PY_CACHE_DIR``, else ``$XDG_CACHE_HOME/hipify-py``) and are written
 atomically.  The project-name prescan (project_names.scan_file) is cached the
 same way.
+
+A run that translates in place also caches each output's own translation (and
+name scan): the translated file is the next run's input, and a rerun over the
+translated tree then parses nothing (runner._record_output).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .diagnostics import Diagnostic, Severity
-from .engine import FileResult, translate_bytes
+from .engine import FileResult, may_suppress, translate_bytes
 from .files import TEMP_SUFFIX, Target
 from .options import Options
 from .project_names import digest, scan_file, scan_project
@@ -201,6 +201,8 @@ def process(
             report.error = f"cannot write: {_reason(exc)}; the file was left as it was"
     elif job.mode is Mode.OUTPUT_DIR and target.output is not None:
         _write_output(target, target.output, result.data, report)
+    if cache is not None and report.written and job.mode is Mode.IN_PLACE:
+        _record_output(target, result.data, job, table, cache)
     return report
 
 
@@ -333,15 +335,68 @@ def _translate(
     data_hash = digest(data)
     found = cache.result(data_hash, options)
     if found is not None:
-        # stored without the input (and without the output when it is the input)
         found.original = data
         if not found.data:
             found.data = data
         return found
+    return _translate_and_store(data, data_hash, options, table, cache)
+
+
+def _translate_and_store(
+    data: bytes, data_hash: str, options: Options, table: MappingTable, cache: ResultCache
+) -> FileResult:
     result = translate_bytes(data, table, options)
+    # stored without the input (and without the output when it is the input)
     stored = replace(result, original=b"", data=result.data if result.changed else b"")
     cache.store_result(data_hash, options, stored)
+    if options.insert_runtime_include and _inserted_no_runtime_include(data, result, options):
+        # what `hipify-py check` (which writes nothing, so inserts no include)
+        # looks up: the same result, proven, not translated again
+        quiet = options.with_changes(insert_runtime_include=False)
+        cache.store_result(data_hash, quiet, stored)
     return result
+
+
+def _inserted_no_runtime_include(data: bytes, result: FileResult, options: Options) -> bool:
+    """Whether ``result`` is also the translation of ``data`` without
+    insert_runtime_include.  That option is read at one place only (the
+    includes rule), where it decides whether the runtime include is inserted;
+    an insertion is always reported (HPY202, unless --select/--ignore drop it
+    or a ``hipify-py: ignore`` comment hides it) and either changes the
+    output or, overlapping another edit, is dropped and reported (HPY004, never
+    hidden by a comment).  A translation that failed part way (HPY001) may have
+    lost that report: never."""
+    from . import diagnostics as D
+
+    if result.changed or may_suppress(data.decode("latin-1"), D.RUNTIME_INCLUDE_ADDED.code):
+        return False
+    if not (options.wants(D.RUNTIME_INCLUDE_ADDED.code) and options.wants(D.EDIT_CONFLICT.code)):
+        return False
+    codes = {d.code for d in result.diagnostics}
+    return not codes & {D.RUNTIME_INCLUDE_ADDED.code, D.EDIT_CONFLICT.code, D.PARSE_REGRESSION.code}
+
+
+def _record_output(
+    target: Target, output: bytes, job: Job, table: MappingTable, cache: ResultCache
+) -> None:
+    """A file translated in place is the next run's input (pre-commit on every
+    commit, CI on every push), and a new one to the cache: translate the output
+    now, once, and cache its own result (as a rule "unchanged", with the
+    diagnostics that remain) and its project-name scan, so that a rerun over
+    the translated tree parses nothing.  What is cached is the output's real
+    translation, under the same options and tables, never an assumption that
+    it is a fixed point; a rerun whose options differ (the project's own
+    CUDA-like names, scanned from the translated files, are part of them)
+    misses and translates as usual."""
+    if not target.translate or job.clang is not None:
+        return  # not translated by the engine: nothing of its to cache
+    if job.max_bytes and len(output) > job.max_bytes:
+        return  # the next run skips it unread
+    output_hash = digest(output)
+    if not cache.has(cache.key("result", output_hash, job.options)):
+        _translate_and_store(output, output_hash, job.options, table, cache)
+    # reads the file as written: keyed by what it holds
+    scan_file(target.rename_to or target.real, table.names, cache)
 
 
 def _size(path: Path) -> int:
@@ -574,31 +629,42 @@ def _with_project_names(job: Job, names: frozenset[str]) -> Job:
     return replace(job, options=options)
 
 
+# uncached bytes a warm run translates in the main process rather than start
+# worker processes for (about a tenth of a second of translation)
+_SERIAL_BYTES = 256 * 1024
+
+
 def _all_cached(
     targets: list[Target], job: Job, table: MappingTable, cache: ResultCache
 ) -> Job | None:
-    """The job (with project names) when every file's scan and result are cached:
-    then nothing needs parsing and no worker process is worth starting."""
+    """The job (with project names) when every file's scan and (all but a few
+    small files') results are cached: then (nearly) nothing needs parsing and
+    no worker process is worth starting."""
     first = []
     digests = []
     for target in targets:
         try:
-            data_hash = digest(target.real.read_bytes())
+            data = target.real.read_bytes()
         except OSError:
             return None
+        data_hash = digest(data)
         found = cache.get(cache.key("names", data_hash), tuple)
         if found is None:
             return None
-        digests.append(data_hash)
+        digests.append((data_hash, len(data)))
         first.append((set(found[0]), [target.real.parent / r for r in found[1]]))
     paths = [t.real for t in targets]
     names = scan_project(paths, table.names, first, cache)
     warm = _with_project_names(job, names)
     # stored is enough here: process() loads each entry once, and translates a
     # file whose entry turns out unsound (or that changed meanwhile)
-    if all(cache.has(cache.key("result", h, warm.options)) for h in digests):
-        return warm
-    return None
+    uncached = 0
+    for data_hash, size in digests:
+        if not cache.has(cache.key("result", data_hash, warm.options)):
+            uncached += size
+            if uncached > _SERIAL_BYTES:
+                return None
+    return warm
 
 
 def run(

@@ -45,6 +45,8 @@ VERSION_FIELDS = (
     "hip_experimental",
     "older_until",
     "newer_from",
+    "casts_until",
+    "caution_until",
     "roc_added",
     "roc_deprecated",
     "roc_changed",
@@ -118,6 +120,11 @@ class Row(NamedTuple):
     # 7.0 folds hipblasCaxpy_v2 back into hipblasCaxpy)
     newer_hip: str = ""
     newer_from: str = ""
+    # from HIP ``casts_until`` on the ``arg_casts`` are not needed: HIP changed
+    # the signature to CUDA's (hipCtxGetApiVersion takes unsigned int* from 7.0)
+    casts_until: str = ""
+    # the ``caution`` holds only below HIP ``caution_until``
+    caution_until: str = ""
     cuda_added: str = ""
     cuda_deprecated: str = ""
     cuda_changed: str = ""
@@ -369,6 +376,10 @@ def _parse_row(
         )
     if bool(values["newer_hip"]) != bool(values["newer_from"]):
         raise TableError(f"{where}: row {name!r}: newer_hip and newer_from go together")
+    if values["casts_until"] and not data.get("arg_casts"):
+        raise TableError(f"{where}: row {name!r}: casts_until needs arg_casts")
+    if values["caution_until"] and not values["caution"]:
+        raise TableError(f"{where}: row {name!r}: caution_until needs a caution")
     override = data.get("override", False)
     if not isinstance(override, bool):
         raise TableError(f"{where}: row {name!r}: override must be true or false")

@@ -3,12 +3,16 @@
 Parsing ~10,000 YAML rows costs most of a second; a pre-commit hook cannot pay
 that on every run.  The compiled table is stored under the user cache folder
 (``$HIPIFY_PY_CACHE_DIR``, else ``$XDG_CACHE_HOME/hipify-py``, else
-``~/.cache/hipify-py``) as ``table-<sha256>.pickle``, written atomically.  A
-cache file that cannot be read or does not match is ignored and rebuilt.
+``~/.cache/hipify-py``) as ``table-<content sha256>-<folder hash>.pickle``,
+written atomically.  A cache file that cannot be read or does not match is
+ignored and rebuilt.  The key names the mappings folder too: each row keeps the
+``file:line`` it came from (``mappings query`` prints it), and two installations
+with identical tables (two virtualenvs) must each show their own files.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import tempfile
@@ -35,23 +39,29 @@ def load_table(directory: Path | None = None, use_cache: bool = True) -> Mapping
     key = (str(directory), digest)
     if key in _MEMO:
         return _MEMO[key]
-    table = _read_cache(digest) if use_cache else None
+    target = _cache_file(digest, directory)
+    table = _read_cache(target, digest) if use_cache else None
     if table is None:
         table = load_directory(directory, digest=digest)
         table.newest_hip_version()  # computed once, kept in the cache
         if use_cache:
-            _write_cache(table)
+            _write_cache(target, table)
     _MEMO[key] = table
     return table
 
 
-def _cache_file(digest: str) -> Path:
-    return cache_dir() / f"table-{digest}.pickle"
-
-
-def _read_cache(digest: str) -> MappingTable | None:
+def _cache_file(digest: str, directory: Path) -> Path:
     try:
-        with open(_cache_file(digest), "rb") as handle:
+        folder = str(directory.resolve())
+    except OSError:
+        folder = str(directory.absolute())
+    where = hashlib.sha256(folder.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return cache_dir() / f"table-{digest}-{where}.pickle"
+
+
+def _read_cache(path: Path, digest: str) -> MappingTable | None:
+    try:
+        with open(path, "rb") as handle:
             table = pickle.load(handle)
     except Exception:  # missing, truncated or from another version: rebuild
         return None
@@ -60,8 +70,7 @@ def _read_cache(digest: str) -> MappingTable | None:
     return table
 
 
-def _write_cache(table: MappingTable) -> None:
-    target = _cache_file(table.digest)
+def _write_cache(target: Path, table: MappingTable) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".table-", suffix=".tmp", dir=target.parent)

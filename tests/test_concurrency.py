@@ -68,9 +68,14 @@ def test_a_second_run_on_the_same_tree_is_refused(tmp_path: Path) -> None:
         "outer": _start(tmp_path),
         "check": _start(tree, "--check"),  # writes nothing: not locked
     }
-    results = {name: (run.wait(timeout=300), run.stderr.read()) for name, run in others.items()}  # type: ignore[union-attr]
+    # communicate, not wait: --quiet prints a line per file, more than a pipe holds
+    results = {}
+    for name, run in others.items():
+        _, errors = run.communicate(timeout=300)
+        results[name] = (run.returncode, errors)
     assert first.poll() is None, "the first run should still be writing (make the tree larger)"
-    assert first.wait(timeout=300) == 0, first.stderr.read() if first.stderr else ""
+    _, first_errors = first.communicate(timeout=300)
+    assert first.returncode == 0, first_errors
     same, inner, outer, check = (
         subprocess.CompletedProcess([], code, b"", err) for code, err in results.values()
     )
@@ -101,7 +106,9 @@ def test_two_runs_started_together_never_corrupt(tmp_path: Path) -> None:
     outcomes = set()
     for _ in range(3):
         runs = [_start(tree, "-j", "2"), _start(tree, "-j", "2")]
-        codes = sorted(run.wait(timeout=300) for run in runs)
+        for run in runs:
+            run.communicate(timeout=300)
+        codes = sorted(run.returncode for run in runs)
         outcomes.add(tuple(codes))
         assert codes in ([0, 0], [0, 2]), codes  # one refused, or one came after the other
         assert _snapshot(tree) == _snapshot(reference)

@@ -324,14 +324,17 @@ def test_helper_header_guarded_by_cuda_include_guards_survives() -> None:
         "int have_math_libraries;\n"
         "#endif\n"
     )
-    assert text(src, insert_runtime_include=False) == (
-        "#ifdef HIP_INCLUDE_HIP_HIP_RUNTIME_H\n"
+    # the HIP guard or the CUDA one: HIP's NVIDIA backend includes CUDA's headers
+    out = text(src, insert_runtime_include=False)
+    assert out == (
+        "#if defined(HIP_INCLUDE_HIP_HIP_RUNTIME_H) || defined(__CUDA_RUNTIME_H__)\n"
         "#define CHECK(x) do { if ((x) != hipSuccess) abort(); } while (0)\n"
         "#endif\n"
-        "#if defined(HIPBLAS_H) || defined(HIPFFT_H_)\n"
+        "#if (defined(HIPBLAS_H) || defined(CUBLAS_API_H_)) || (defined(HIPFFT_H_) || defined(_CUFFT_H_))\n"
         "int have_math_libraries;\n"
         "#endif\n"
     )
+    assert text(out, insert_runtime_include=False) == out  # a second run changes nothing
 
 
 def test_cuda_version_macros_are_reported_not_mapped() -> None:
@@ -655,3 +658,73 @@ def test_every_hipblas_v2_row_has_its_hip_7_name() -> None:
     for r in v2:
         assert r.newer_from == "7.0.0" and r.hip_removed == "7.0.0", r.origin
         assert r.newer_hip == re.sub(r"_v2(_64)?$", lambda m: m.group(1) or "", r.hip), r.origin
+
+
+def _cli(src: str, version: str) -> tuple[str, str]:
+    """The real CLI on stdin: (translation, diagnostics)."""
+    from conftest import run_cli
+
+    done = run_cli("-", "--stdin-filename", "k.cu", "--hip-version", version, input=src.encode())
+    assert done.returncode in (0, 1), done.stderr.decode()
+    return done.stdout.decode(), done.stderr.decode()
+
+
+def test_casts_end_where_hip_took_cudas_signature() -> None:
+    """hipCtxGetApiVersion took CUDA's unsigned int* and hipMemcpyHtoD CUDA's
+    const void* in HIP 7.0 (casts_until): the casts are for older HIP only."""
+    src = (
+        "#include <cuda.h>\n"
+        "void f(CUcontext c, CUdeviceptr d, const float* h) {\n"
+        "  unsigned int v;\n  cuCtxGetApiVersion(c, &v);\n  cuMemcpyHtoD(d, h, 4);\n}\n"
+    )
+    old, _ = _cli(src, "6.4")
+    assert "hipCtxGetApiVersion(c, (int*)(&v));" in old
+    assert "hipMemcpyHtoD(d, (void*)(h), 4);" in old
+    new, _ = _cli(src, "7.2")
+    assert "hipCtxGetApiVersion(c, &v);" in new and "hipMemcpyHtoD(d, h, 4);" in new
+
+
+def test_memset_node_params_caution_holds_before_hip_7_only() -> None:
+    """Before 7.0 CUDA_MEMSET_NODE_PARAMS is HIP_MEMSET_NODE_PARAMS, which
+    hipGraphMemsetNodeGetParams does not take (caution_until)."""
+    src = (
+        "#include <cuda.h>\n"
+        "void f(CUgraphNode n) {\n  CUDA_MEMSET_NODE_PARAMS p;\n"
+        "  cuGraphMemsetNodeGetParams(n, &p);\n}\n"
+    )
+    old, notes = _cli(src, "6.4")
+    assert "HIP_MEMSET_NODE_PARAMS p;" in old
+    assert "HPY109" in notes and "hipMemsetParams" in notes, notes
+    new, notes = _cli(src, "7.2")
+    assert "hipMemsetParams p;" in new and "HPY109" not in notes, notes
+
+
+def test_hip_7_signatures_get_their_casts_or_a_caution() -> None:
+    """What tools/signature_check.py found against ROCm 7.2.4's headers."""
+    src = (
+        "#include <cublas_v2.h>\n#include <curand.h>\n#include <cusparse.h>\n"
+        "void f(cublasHandle_t h, const cuComplex* const* a, const int* p, cuComplex* const* c,\n"
+        "       int* info, const __half* x, __half* y, unsigned int** k,\n"
+        "       cusparseHandle_t s, cusparseConstSpVecDescr_t vx, cusparseConstDnVecDescr_t vy,\n"
+        "       const void* r, size_t* n) {\n"
+        "  cublasCgetriBatched(h, 4, a, 4, p, c, 4, info, 1);\n"
+        "  cublasHgemm_64(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, x, x, 4, x, 4, x, y, 4);\n"
+        "  curandGetScrambleConstants32(k);\n"
+        "  cusparseSpVV_bufferSize(s, CUSPARSE_OPERATION_NON_TRANSPOSE, vx, vy, r, CUDA_R_32F, n);\n"
+        "}\n"
+    )
+    out, _ = _cli(src, "7.2")
+    assert "hipblasCgetriBatched(h, 4, (hipComplex* const*)(a), 4, (int*)(p), c," in out
+    assert "hipblasHgemm_64(h, HIPBLAS_OP_N, HIPBLAS_OP_N, 4, 4, 4, (const hipblasHalf*)(x)," in out
+    assert "hiprandGetScrambleConstants32((const unsigned int**)(k));" in out
+    assert "vx, vy, (void*)(r), HIP_R_32F, n);" in out
+    cautioned = (
+        "#include <cuda_runtime.h>\n#include <cublas_v2.h>\n"
+        "void f(cublasHandle_t h, void** fn) {\n"
+        '  cudaGetDriverEntryPoint("cuInit", fn, cudaEnableDefault, NULL);\n'
+        "  cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, 0, 0, CUDA_R_16F, 4, 0,"
+        " CUDA_R_16F, 4, 0, 0, CUDA_R_32F, 4, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n}\n"
+    )
+    _, notes = _cli(cautioned, "7.2")
+    assert "cudaGetDriverEntryPoint -> hipGetProcAddress" in notes and "HIP_VERSION" in notes
+    assert "cublasGemmEx -> hipblasGemmEx" in notes and "CUBLAS_COMPUTE_32F" in notes

@@ -99,6 +99,25 @@ def test_table_from_a_results_file(tmp_path: Path) -> None:
     assert b"| s | nvidia | - | - | ok | ok |" in done.stdout
 
 
+@pytest.mark.parametrize("release", ["5.7", "6.4", "7.2"])
+def test_docs_record_every_sample_per_rocm_release(release: str) -> None:
+    """docs/smoke.md holds, for each ROCm release, the table `--table-from`
+    prints for its results file, and that file covers every sample, each
+    compiled or skipped with a reason."""
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    results_file = docs / f"smoke-rocm-{release}.json"
+    done = run_cli("smoke", "--table-from", str(results_file))
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().strip() in (docs / "smoke.md").read_text(encoding="utf-8")
+    results = json.loads(results_file.read_text(encoding="utf-8"))["results"]
+    assert sorted(r["sample"] for r in results) == sorted(s.name for s in select([]))
+    for result in results:
+        compiled = result["compile"]
+        assert compiled["status"] == "ok" or (
+            compiled["status"] == "skipped" and compiled["detail"]
+        )
+
+
 def test_unknown_sample_exits_2() -> None:
     done = run_cli("smoke", "no-such-sample", "--compile-only")
     assert done.returncode == 2

@@ -283,3 +283,23 @@ def test_translate_hook_prints_one_line_per_changed_file_and_a_summary(
         "translated 3 files, 1 unchanged; 1 warning",
     ], output
     assert "summary" not in output
+
+
+def test_check_hook_prints_one_line_per_finding_and_a_summary(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    """The check hook runs `check --quiet`: a finding is one `file:line:col` line,
+    then one summary line; no per-file headings, hints or library table."""
+    repo, env = project
+    (repo / "src").mkdir()
+    (repo / "src" / "kernel.cu").write_text(CUDA)
+    (repo / "src" / "hip.cpp").write_text(HIP)
+    _git(repo, env, "add", "src")
+    refused = _git(repo, env | {"SKIP": "hipify-py"}, "commit", "-m", "cuda")
+    output = refused.stdout + refused.stderr
+    assert refused.returncode != 0, output
+    lines = _hook_output(output, "hipify-py-check")
+    assert lines and lines[-1].startswith("hipify-py check: 2 files (1 clean)"), output
+    assert all(line.startswith("src/kernel.cu:") for line in lines[:-1]), output
+    assert any("cudaMalloc" in line for line in lines) and any("cudaFree" in line for line in lines)
+    assert "hint:" not in output and "Left to migrate" not in output

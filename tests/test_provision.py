@@ -100,3 +100,18 @@ def test_header_lists_name_the_libraries_each_release_has(release: str) -> None:
     else:
         assert later <= names
     assert ("rocwmma" in names) == (release == "amd-7.2")
+
+
+def test_package_lists_per_release() -> None:
+    """What `hipify-py smoke --provision` installs with apt on a Debian 13 host
+    comes from the script itself: one list per release."""
+    lists = {}
+    for platform in ("amd", "amd-5.7", "amd-6.4", "amd-7.2", "nvidia"):
+        done = _script("provision.sh", "packages", platform)
+        assert done.returncode == 0, done.stderr
+        lists[platform] = done.stdout.split()
+    assert lists["amd"] == lists["amd-5.7"] and "clang-17" in lists["amd"]
+    assert "librccl-dev" in lists["amd-7.2"] and "librccl-dev" not in lists["amd-6.4"]
+    assert "librocwmma-dev" in lists["amd-7.2"] and "nvidia-cuda-toolkit" in lists["nvidia"]
+    assert all("$" not in name for names in lists.values() for name in names)
+    assert _script("provision.sh", "packages", "amd-9.9").returncode == 2

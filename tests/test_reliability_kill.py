@@ -20,6 +20,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -65,7 +66,10 @@ def _wait_for_group(pgid: int, timeout: float = 20) -> None:
 def _write_window(tree: Path, original: dict[str, bytes]) -> tuple[float, float]:
     """Seconds from start to the first and the last file written, on one run."""
     start = time.monotonic()
-    proc = subprocess.Popen(_cli(tree), env=_env(), stderr=subprocess.PIPE)
+    # stderr to a file, not a pipe: --quiet prints a line per file, and a full
+    # pipe would stall the run
+    log = tempfile.TemporaryFile()  # noqa: SIM115 (closed when collected; read after the run)
+    proc = subprocess.Popen(_cli(tree), env=_env(), stderr=log)
     first = last = 0.0
     names = sorted(original)
     while proc.poll() is None:
@@ -76,7 +80,9 @@ def _write_window(tree: Path, original: dict[str, bytes]) -> tuple[float, float]
         if changed:
             last = now
         time.sleep(0.005)
-    assert proc.wait() == 0, proc.stderr.read() if proc.stderr else ""
+    code = proc.wait()
+    log.seek(0)
+    assert code == 0, log.read()
     return first or 0.2, max(last, first) + 0.05
 
 
@@ -112,12 +118,13 @@ def test_killed_at_random_points_every_file_is_whole(
     began = time.monotonic()
     for kill in range(KILLS):
         sig = signal.SIGINT if kill % 2 == 0 else signal.SIGKILL
-        proc = subprocess.Popen(
-            _cli(work), env=_env(), stderr=subprocess.PIPE, start_new_session=True
-        )
+        log = tempfile.TemporaryFile()  # noqa: SIM115 (closed when collected; read after the run)
+        proc = subprocess.Popen(_cli(work), env=_env(), stderr=log, start_new_session=True)
         time.sleep(rng.uniform(max(0.0, first - 0.1), last))
         proc.send_signal(sig)
-        _, err = proc.communicate(timeout=120)
+        proc.wait(timeout=120)
+        log.seek(0)
+        err = log.read()
         _wait_for_group(proc.pid)
         if sig == signal.SIGINT and proc.returncode == 130:
             interrupted += 1

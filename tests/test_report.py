@@ -112,6 +112,8 @@ def make_tree(root: Path, files: dict[str, str]) -> Path:
 
 
 def report_of(src: Path, options: Options | None = None) -> Report:
+    # HIP 6.3: the _sync warp functions need the opt-in macro there (HPY405)
+    options = options or Options.from_kwargs(hip_version="6.3")
     run = translate_paths([src], mode="check", references=True, jobs=1, options=options)
     return build_report(run.reports(), load_table(), hip_version="6.3", inputs=[str(src)])
 

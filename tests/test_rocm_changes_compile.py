@@ -14,23 +14,18 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
+from toolchain_support import amd_compiler
 
-from hip_smoke.toolchain import DEFAULT_CACHE, Compiler
+from hip_smoke.toolchain import Compiler, ToolchainError, find_cuda
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
-CACHE = DEFAULT_CACHE
-ROOTS = {"5.7": "trixie-amd", "6.4": "rocm-6.4", "7.2": "rocm-7.2"}
+RELEASES = ("5.7", "6.4", "7.2")
 
 
 def compiler(release: str) -> Compiler:
-    root = CACHE / ROOTS[release]
-    if not (root / ".hipify-py-complete").is_file():
-        message = f"no HIP {release} root at {root} (hip_smoke/toolchain/provision.sh amd-{release})"
-        if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    return Compiler("amd", ["hipcc"], root=root, include_dirs=[root / "usr" / "include"])
+    """hipcc of ROCm ``release`` (the user's, or the root provision.sh makes)."""
+    return amd_compiler(release)
 
 
 def compile_hip(release: str, source: str, *flags: str) -> subprocess.CompletedProcess[str]:
@@ -71,14 +66,13 @@ __global__ void k(int* p) { assert(p != 0); }
 
 
 def nvcc_run(source: str) -> subprocess.CompletedProcess[str]:
-    """Compile ``source`` (CUDA) with nvcc 12.4 of the NVIDIA root."""
-    root = CACHE / "trixie-nvidia"
-    if not (root / ".hipify-py-complete").is_file():
-        message = f"no CUDA 12.4 root at {root} (hip_smoke/toolchain/provision.sh nvidia)"
+    """Compile ``source`` (CUDA) with nvcc 12.x (the NVIDIA root's, or the machine's)."""
+    try:
+        nvcc = find_cuda()
+    except ToolchainError as exc:
         if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    nvcc = Compiler("cuda", ["nvcc", "-ccbin", "g++-13", "-arch=sm_90"], root=root)
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
     with nvcc.workspace() as work:
         (work / "unit.cu").write_text(source.replace("hip/hip_runtime.h", "cuda_runtime.h"))
         return nvcc.run(["-c", "unit.cu", "-o", "unit.o"], cwd=work)
@@ -288,7 +282,7 @@ def test_device_prop_facts_match_the_headers_of_each_release() -> None:
         release: _struct_fields(
             compiler(release).include_dirs[0] / "hip" / "hip_runtime_api.h", "} hipDeviceProp_t;"
         )
-        for release in ROOTS
+        for release in RELEASES
     }
     for release, version in (("5.7", (5, 7, 1)), ("6.4", (6, 4, 3)), ("7.2", (7, 2, 4))):
         for name, field in prop_fields().items():
@@ -311,7 +305,7 @@ def test_hip_error_functions_are_those_the_headers_declare() -> None:
     import gen_hip_error_functions as gen
 
     declared: set[str] = set()
-    for release in ROOTS:
+    for release in RELEASES:
         for header in sorted((compiler(release).include_dirs[0] / "hip").rglob("*.h")):
             declared.update(gen.DECLARATION.findall(header.read_text(errors="replace")))
     assert hip_error_functions() == declared

@@ -1,7 +1,8 @@
 """Every CUDA function the tables translate, called with CUDA's own argument
-types, either compiles for gfx942 with the real hipcc 5.7.1 after translation
-or is reported by hipify-py: no silent misses at the level of signatures
-(tools/signature_check.py; CUDA 12.4 headers and libclang as in CI)."""
+types, either compiles for gfx942 with the real hipcc of ROCm 7.2.4 and of
+5.7.1 after translation for that release's HIP, or is reported by hipify-py:
+no silent misses at the level of signatures (tools/signature_check.py; CUDA
+12.4 headers and libclang as in CI)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from toolchain_support import amd_compiler
+from toolchain_support import CI_RELEASES, amd_compiler
 
 from hip_smoke.toolchain import complete_root
 
@@ -24,8 +25,9 @@ def _require(what: str) -> None:
     pytest.skip(what)
 
 
-def test_translated_calls_compile_or_are_reported() -> None:
-    amd_compiler()
+@pytest.mark.parametrize("release", CI_RELEASES)
+def test_translated_calls_compile_or_are_reported(release: str) -> None:
+    compiler = amd_compiler(release)
     cuda_root = complete_root("nvidia")
     if cuda_root is None:
         _require("no CUDA 12.4 root (hip_smoke/toolchain/provision.sh nvidia)")
@@ -36,8 +38,9 @@ def test_translated_calls_compile_or_are_reported() -> None:
 
     assert cuda_root is not None
     report = signature_check.run(
-        list(signature_check.HEADERS), signature_check.root_includes(cuda_root), "5.7"
+        list(signature_check.HEADERS), signature_check.root_includes(cuda_root), release=release
     )
+    assert report["hip_version"] == compiler.hip_version == release
     libraries = report["libraries"]
     # the tool really called something in every library
     assert libraries["runtime"]["calls"] > 200 and libraries["blas"]["calls"] > 300

@@ -127,3 +127,66 @@ def test_a_missing_library_header_skips_the_sample_with_its_reason() -> None:
     (result,) = json.loads(done.stdout)["results"]
     assert result["compile"]["status"] == SKIPPED
     assert result["compile"]["detail"] == "nccl not available (<nccl.h> not found)"
+
+
+def _release_root(release: str) -> Path:
+    root = complete_root(f"amd-{release}", DEFAULT_CACHE)
+    if root is None:
+        message = f"no ROCm {release} root (hipify-py smoke --provision amd-{release})"
+        if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return root
+
+
+def test_rocm_takes_only_a_hipcc_of_that_release(tmp_path: Path) -> None:
+    """--rocm 7.2 with a hipcc of HIP 5.7 named by --hipcc: an error, no fallback."""
+    fake = _script(
+        tmp_path / "hipcc",
+        '#!/bin/sh\n[ "$1" = --version ] && echo "HIP version: 5.7.31921-d1770ee1b"\nexit 0\n',
+    )
+    done = run_cli("smoke", "vector_add", "--rocm", "7.2", "--hipcc", str(fake), "--compile-only")
+    message = done.stderr.decode()
+    assert done.returncode == 2, message
+    assert f"--hipcc {fake} does not work: is HIP 5.7, not 7.2" in message
+
+
+def test_provision_of_a_release_reuses_its_root() -> None:
+    root = _release_root("7.2")
+    for args in (("--provision", "amd-7.2"), ("--provision", "amd", "--rocm", "7.2")):
+        done = run_cli("smoke", *args)
+        assert done.returncode == 0, done.stderr.decode()
+        assert f"reusing complete amd-7.2 root at {root}" in done.stderr.decode()
+
+
+def test_a_library_the_release_lacks_skips_the_sample_saying_why() -> None:
+    """ROCm 6.4 (Debian sid) has no RCCL for HIP 6: the NCCL sample is
+    translated for HIP 6.4 and skipped with that reason, not failed."""
+    root = _release_root("6.4")
+    assert not (root / "usr/include/rccl/rccl.h").exists()
+    done = run_cli("smoke", "nccl_allreduce", "--rocm", "6.4", "--compile-only", "--report", "json")
+    assert done.returncode == 0, done.stderr.decode()
+    assert "hipcc (HIP 6.4) in the ROCm 6.4 root" in done.stderr.decode()
+    (result,) = json.loads(done.stdout)["results"]
+    assert result["translate"]["status"] == "ok"
+    assert result["compile"] == {
+        "status": SKIPPED,
+        "detail": "nccl not available on ROCm 6.4: sid's RCCL (5.4.3) is built for HIP 5 "
+        "(libamdhip64-5) and cannot be installed beside HIP 6.4",
+    }
+
+
+def test_hip_7_2_on_nvidia_says_why_it_cannot_be_built() -> None:
+    """HIP 7.2's hip_runtime.h includes the NVIDIA backend's headers, which the
+    7.2 root does not have: the run stops (exit 2) and says so."""
+    root = _release_root("7.2")
+    include = root / "usr" / "include"
+    assert (
+        "#include <hip/nvidia_detail/nvidia_hip_runtime.h>"
+        in (include / "hip" / "hip_runtime.h").read_text()
+    )
+    assert not (include / "hip" / "nvidia_detail").exists()
+    done = run_cli("smoke", "vector_add", "--platform", "nvidia", "--rocm", "7.2")
+    message = done.stderr.decode()
+    assert done.returncode == 2, message
+    assert "the ROCm 7.2 root has no hip/nvidia_detail" in message

@@ -173,3 +173,23 @@ def test_in_call_must_map_prefixes_to_names(tmp_path: Path) -> None:
         load_directory(tmp_path)
     write(tmp_path, "runtime.yaml", HEAD + "    CUBLAS_OP_N: {hip: HIPBLAS_OP_N, kind: enum, in_call: {cusolver: HIPSOLVER_OP_N}}\n")
     assert load_directory(tmp_path).names["CUBLAS_OP_N"].in_call == (("cusolver", "HIPSOLVER_OP_N"),)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ('casts_until: "7.0.0"', "casts_until needs arg_casts"),
+        ('caution_until: "7.0.0"', "caution_until needs a caution"),
+        ('arg_casts: {1: "int*"}, casts_until: "7.x"', "'casts_until' is not a version"),
+    ],
+)
+def test_version_limits_of_casts_and_cautions_need_what_they_limit(
+    tmp_path: Path, fields: str, message: str
+) -> None:
+    write(
+        tmp_path,
+        "runtime.yaml",
+        HEAD + f"    cudaFree: {{hip: hipFree, kind: function, {fields}}}\n",
+    )
+    with pytest.raises(TableError, match=rf"runtime\.yaml:5: .*{message}"):
+        load_directory(tmp_path)

@@ -9,11 +9,13 @@ A call that fails without a report is a silent miss: the row needs a fix
 ``arg_casts`` where they say which argument and type.
 
     python tools/signature_check.py --cuda-root ROOT --library runtime,driver
+    python tools/signature_check.py --cuda-root ROOT --rocm 7.2   # ROCm 7.2's hipcc, HIP 7.2
     python tools/signature_check.py ... --json report.json
 
 CUDA signatures come from the CUDA headers through libclang (the `libclang`
 wheel, with the resource headers of a clang found under the AMD root); hipcc
-is found as hip_smoke finds it.  Exit code: 0 when no call fails silently,
+is found as hip_smoke finds it (``--rocm X.Y``: the root of that release,
+and the translation targets its HIP).  Exit code: 0 when no call fails silently,
 1 otherwise, 2 when a tool is missing.
 """
 
@@ -153,14 +155,26 @@ def _unconst(spelled: str) -> str:
     return re.sub(r"^const\s+", "", spelled.strip())
 
 
-def run(libraries: list[str], cuda_include: list[Path], hip_version: str) -> dict[str, Any]:
+def run(
+    libraries: list[str],
+    cuda_include: list[Path],
+    hip_version: str | None = None,
+    release: str | None = None,
+) -> dict[str, Any]:
+    """Check ``libraries`` with the hipcc of ``release`` (any when None),
+    translating for ``hip_version`` (default: that hipcc's HIP)."""
     from hip_smoke.toolchain import find_amd
     from hipify_py import Options, translate_bytes
     from hipify_py.table_cache import load_table
 
-    compiler = find_amd()
+    compiler = find_amd(release=release)
+    hip_version = hip_version or compiler.hip_version
     resource = _resource_dir(compiler.root)
-    report: dict[str, Any] = {"compiler": compiler.description, "libraries": {}}
+    report: dict[str, Any] = {
+        "compiler": compiler.description,
+        "hip_version": hip_version,
+        "libraries": {},
+    }
     for library in libraries:
         headers = HEADERS[library]
         signatures = cuda_signatures(headers, cuda_include, resource)
@@ -221,19 +235,21 @@ def main(argv: list[str] | None = None) -> int:
         "--cuda-root", type=Path, help="a root made by hip_smoke/toolchain/provision.sh nvidia"
     )
     parser.add_argument("--library", default=",".join(HEADERS), help="comma-separated")
-    parser.add_argument("--hip-version", default="5.7")
+    parser.add_argument("--rocm", help="the ROCm release whose hipcc to use (5.7, 6.4, 7.2)")
+    parser.add_argument("--hip-version", help="translate for this HIP (default: the hipcc's)")
     parser.add_argument("--json", type=Path, help="write the whole report here")
     args = parser.parse_args(argv)
     include = args.cuda_include + (root_includes(args.cuda_root) if args.cuda_root else [])
     if not include:
         parser.error("give --cuda-include DIR or --cuda-root ROOT")
     try:
-        report = run(args.library.split(","), include, args.hip_version)
+        report = run(args.library.split(","), include, args.hip_version, args.rocm)
     except Exception as exc:  # no libclang, no hipcc: say so
         print(f"signature_check: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
+    print(f"{report['compiler']}; translated for HIP {report['hip_version']}")
     silent = 0
     for library, result in report["libraries"].items():
         print(

@@ -5,6 +5,7 @@
 #
 #   provision.sh amd|amd-5.7|amd-6.4|amd-7.2|nvidia [ROOT]
 #   provision.sh mirror          print the Debian mirror it would use
+#   provision.sh packages PLATFORM   print the packages it installs for one
 #
 #   amd-5.7  Debian 13 (trixie): HIP 5.7.1, clang 17        (`amd` is this one)
 #   amd-6.4  Debian sid:         HIP 6.4.3, clang 21, hipBLASLt, MIOpen
@@ -20,6 +21,10 @@
 # archive in this machine's own apt sources.
 set -euo pipefail
 platform=${1:?usage: provision.sh amd|amd-5.7|amd-6.4|amd-7.2|nvidia [ROOT]}
+mode=make
+if [ "$platform" = packages ]; then
+  mode=packages platform=${2:?usage: provision.sh packages amd|amd-5.7|amd-6.4|amd-7.2|nvidia}
+fi
 [ "$platform" = amd ] && platform=amd-5.7
 cache=${HIPIFY_PY_TOOLCHAIN_CACHE:-/var/cache/hipify-py}
 
@@ -65,6 +70,7 @@ case $platform in
     pkgs="nvidia-cuda-toolkit nvidia-cuda-dev libamdhip64-dev g++-13" ;;
   *) say "unknown platform '$platform' (amd, amd-5.7, amd-6.4, amd-7.2 or nvidia)"; exit 2 ;;
 esac
+[ $mode = packages ] && { echo "$pkgs"; exit 0; }
 # the 5.7 and nvidia roots keep their old names, so roots made before are reused
 case $platform in
   amd-5.7) name=trixie-amd ;;

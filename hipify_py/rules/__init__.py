@@ -15,10 +15,13 @@ def all_rules() -> list[Rule]:
     from . import (
         arch,
         asm,
+        cxx17,
         device_hazards,
+        guards,
         identifiers,
         includes,
         launch,
+        overloads,
         unchecked_errors,
         warp,
         warp_size,
@@ -27,6 +30,7 @@ def all_rules() -> list[Rule]:
 
     return [
         identifiers.run,
+        guards.run,
         warp.run,
         warp_size.run,
         warp_size_constant.run,
@@ -35,5 +39,7 @@ def all_rules() -> list[Rule]:
         unchecked_errors.run,
         arch.run,
         launch.run,
+        cxx17.run,
+        overloads.run,
         includes.run,
     ]

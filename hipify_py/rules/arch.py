@@ -4,7 +4,9 @@
 pass?", which HIP spells ``__HIP_DEVICE_COMPILE__``: renamed.  hipcc never
 defines ``__CUDA_ARCH__``, so leaving it would silently drop every device
 branch on AMD (a kernel body that compiles to nothing).  A version gate such
-as ``__CUDA_ARCH__ >= 800`` has no HIP meaning at all: reported.
+as ``__CUDA_ARCH__ >= 800`` has no HIP meaning at all: reported (HPY410), and
+a use as a value in code (or in a macro expanded in code) does not compile
+under hipcc: reported as an error (HPY411).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ def run(ctx: Context) -> None:
         return
     # each use: (start, the condition or macro body it is in, a defined() test?)
     uses: list[tuple[int, tuple[int, int], bool]] = []
+    in_code: set[int] = set()  # uses that are values in code, not in #if
     for start in occurrences(ctx.text, NAME):
         end = start + len(NAME)
         node = ctx.root.descendant_for_byte_range(start, end)
@@ -38,12 +41,16 @@ def run(ctx: Context) -> None:
             uses.append(
                 (start, _condition(node), parent.type in ("preproc_defined", "preproc_ifdef"))
             )
+            if not _in_directive(node):
+                in_code.add(start)
         elif node.type == "preproc_arg":
             body = ctx.node_text(node)
             inner = start - node.start_byte
             if span_kind(opaque_spans(body), inner, inner + len(NAME)) is not None:
                 continue  # in a comment or string of the macro body
             # a macro body is one expression: the whole body is the condition
+            if _expanded_in_code(ctx, node):
+                in_code.add(start)
             uses.append(
                 (
                     start,
@@ -57,8 +64,67 @@ def run(ctx: Context) -> None:
     for start, where, defined in uses:
         if defined and where not in mixed:
             _rename(ctx, start, start + len(NAME))
+        elif not defined and start in in_code:
+            if not _under_gate(ctx, start, mixed):  # else dead on AMD: the gate is reported
+                _report_value(ctx, start)
         elif not defined:
             _report(ctx, start, mixed=any(d and w == where for _, w, d in uses))
+
+
+_DIRECTIVES = ("preproc_if", "preproc_elif", "preproc_ifdef", "preproc_elifdef")
+
+
+def _in_directive(node: tree_sitter.Node) -> bool:
+    """Is this identifier part of an #if / #elif / #ifdef condition?"""
+    current: tree_sitter.Node | None = node
+    while current is not None:
+        parent = current.parent
+        if parent is not None and parent.type in _DIRECTIVES:
+            return parent.child_by_field_name("condition") == current or parent.child_by_field_name(
+                "name"
+            ) == current
+        current = parent
+    return False
+
+
+def _under_gate(ctx: Context, start: int, gates: set[tuple[int, int]]) -> bool:
+    """Is the use inside the branch of an #if whose __CUDA_ARCH__ value test stays
+    (false under hipcc, so the branch never compiles on AMD)?"""
+    node = ctx.root.descendant_for_byte_range(start, start + len(NAME))
+    while node is not None:
+        parent = node.parent
+        if parent is not None and parent.type in ("preproc_if", "preproc_elif"):
+            condition = parent.child_by_field_name("condition")
+            if condition is not None and condition != node:
+                spans = {(condition.start_byte, condition.end_byte)}
+                inner = condition
+                while inner.child_count == 1:
+                    inner = inner.children[0]
+                    spans.add((inner.start_byte, inner.end_byte))
+                if spans & gates or any(
+                    condition.start_byte <= a and b <= condition.end_byte for a, b in gates
+                ):
+                    return True
+        node = parent
+    return False
+
+
+def _expanded_in_code(ctx: Context, body: tree_sitter.Node) -> bool:
+    """A macro body holding __CUDA_ARCH__ is a value in code when the macro is
+    function-like, or an object-like macro the file's #if lines never test."""
+    definition = body.parent
+    if definition is None:
+        return False
+    if definition.type == "preproc_function_def":
+        return True
+    name = definition.child_by_field_name("name")
+    if definition.type != "preproc_def" or name is None:
+        return False
+    if re.search(r"\bdefined\b", ctx.node_text(body)):
+        return False  # defined() only means something in #if
+    macro = re.escape(ctx.node_text(name))
+    tested = re.compile(rf"^[ \t]*#[ \t]*(?:el)?if\b[^\n]*\b{macro}\b", re.MULTILINE)
+    return tested.search(ctx.text) is None
 
 
 def _condition(node: tree_sitter.Node) -> tuple[int, int]:
@@ -79,6 +145,21 @@ def _condition(node: tree_sitter.Node) -> tuple[int, int]:
 def _rename(ctx: Context, start: int, end: int) -> None:
     ctx.edit(start, end, DEVICE_PASS, "arch", structural=False)
     ctx.stats.converted[("device", "macro")] += 1
+
+
+def _report_value(ctx: Context, start: int) -> None:
+    ctx.stats.unconverted[NAME] += 1
+    ctx.stats.unconverted_library["device"] += 1
+    ctx.report(
+        D.CUDA_ARCH_VALUE,
+        start,
+        f"{NAME} is used as a value here, and hipcc never defines it: undeclared identifier "
+        "under HIP for AMD; left unchanged",
+        hint="use a value that means something on AMD (a project constant; an architecture "
+        "test is __gfx942__), or drop the use",
+        name=NAME,
+        end=start + len(NAME),
+    )
 
 
 def _report(ctx: Context, start: int, mixed: bool = False) -> None:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from ..context import Context
+from ..context import Context, cached_version
 from ..semantic_facts import facts_in
 from ..table import Row
 
@@ -225,7 +225,13 @@ def fix_arguments(ctx: Context, row: Row, call: Call) -> None:
         if wrap:
             ctx.edit(arg.start, arg.start, f"{macro}(", "cast", group=group)
             ctx.edit(arg.end, arg.end, ")", "cast", group=group)
-    for index, cast in row.arg_casts:
+    # HIP's signature became CUDA's from ``casts_until`` on: no casts then
+    casts = (
+        ()
+        if row.casts_until and cached_version(row.casts_until) <= ctx.target_hip
+        else row.arg_casts
+    )
+    for index, cast in casts:
         if index >= len(args):
             continue
         arg = args[index]

@@ -512,6 +512,8 @@ def run(ctx: Context) -> None:
             continue
         else:
             continue
+        if row.section == "Header Guards" and _guard_test(node):
+            continue  # rules/guards.py writes a test that holds on both platforms
         _rename(ctx, row, start, end, node=node if where == "code" else None)
         if row.kind == "type" and where == "code" and node is not None:
             _drop_elaborated_keyword(ctx, row, node)
@@ -523,6 +525,18 @@ def run(ctx: Context) -> None:
             for pos in occurrences(text, name)
         )
         _report_unknown(ctx, scanner, unknown)
+
+
+def _guard_test(node: tree_sitter.Node | None) -> bool:
+    """An include guard's name tested by #ifdef / #ifndef / defined()."""
+    parent = node.parent if node is not None else None
+    return parent is not None and (
+        parent.type == "preproc_defined"
+        or (
+            parent.type in ("preproc_ifdef", "preproc_elifdef")
+            and parent.child_by_field_name("name") == node
+        )
+    )
 
 
 def _rename(
@@ -629,6 +643,8 @@ def _rename(
     if row.hip_header and target == row.hip and not in_string:
         ctx.needed_headers.add(row.hip_header)
     caution = row.caution
+    if caution and row.caution_until and cached_version(row.caution_until) <= ctx.target_hip:
+        caution = ""  # HIP took CUDA's form from then on
     if not caution and row.hip_changed and cached_version(row.hip_changed) > ctx.target_hip:
         caution = (
             f"HIP changed this function's signature in "

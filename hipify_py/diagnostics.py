@@ -183,6 +183,19 @@ SIGNATURE_CAUTION = _code(
     example="cusparseScsr2gebsr_bufferSize(h, ..., &size)  // int in CUDA, size_t in hipSPARSE",
     fix="Change the argument as the hint says; the rest of the call is translated.",
 )
+UNCHECKED_HIP_ERROR = _code(
+    "HPY110",
+    "unchecked-hip-error",
+    N,
+    "a HIP call whose hipError_t result is discarded: hipcc warns (hipError_t is [[nodiscard]])",
+    why="hip_runtime_api.h declares hipError_t [[nodiscard]] from C++17 on (HIP 5.7.1, 6.4.3 "
+    "and 7.2.4 alike; hipcc's clang defaults to C++17), so every call statement that drops the "
+    "result warns 'ignoring return value of type hipError_t'; CUDA's cudaError_t is not "
+    "nodiscard, so the CUDA build was quiet.  Reported once per file.",
+    example="cudaMalloc(&p, n);\ncudaDeviceSynchronize();",
+    fix="Check the result with the project's error macro, or cast it to (void) where ignoring it "
+    "is meant.",
+)
 UNSUPPORTED_HEADER = _code(
     "HPY201",
     "unsupported-header",
@@ -203,6 +216,19 @@ RUNTIME_INCLUDE_ADDED = _code(
     "a file that uses kernels, threadIdx or runtime calls without an include fails to compile.",
     example="__global__ void k(float* p) { p[threadIdx.x] = 0; }  // no #include",
     fix="Nothing: the include is what HIP needs (--no-runtime-include leaves it out).",
+)
+STD_HEADER_ADDED = _code(
+    "HPY203",
+    "std-header-added",
+    N,
+    "inserted #include <string.h> (or <cstring>): CUDA's runtime header brings it in, HIP >= "
+    "7.0's does not",
+    why="CUDA's runtime header includes string.h (crt/common_functions.h), so CUDA code calls "
+    "memcpy or strlen with only the runtime included; HIP 7.0 trimmed the headers "
+    "hip_runtime.h includes, and with HIP 7.2 such a call is an undeclared identifier.",
+    example="#include <cuda_runtime.h>\nvoid f(char* a, const char* b) { memcpy(a, b, 4); }",
+    fix="Nothing: the include is what HIP >= 7.0 needs (<cstring> where the calls are "
+    "std::memcpy, else the C header, valid in C and C++).",
 )
 WARP_PARTIAL_MASK = _code(
     "HPY401",
@@ -359,6 +385,19 @@ WARP_SIZE_BLOCK = _code(
     example="reduce<<<grid, 96>>>(...);\ndim3 block(48, 2);\nreduce<<<grid, block>>>(...);",
     fix="Launch a multiple of 64 threads per block.",
 )
+WARP_SIZE_NOT_CONSTANT = _code(
+    "HPY426",
+    "warp-size-not-constant",
+    E,
+    "warpSize in a constant expression (constexpr, template argument, array size, "
+    "static_assert, case label): HIP >= 7.0 makes it a run-time value",
+    why="Up to HIP 6.4 warpSize was a static constexpr int (__AMDGCN_WAVEFRONT_SIZE); HIP 7.0 "
+    "made it a non-constexpr object, as in CUDA, and clang 22 (ROCm 7.2) no longer defines "
+    "__AMDGCN_WAVEFRONT_SIZE (clang 21, ROCm 6.4, deprecates it), so such code stops compiling.",
+    example="__shared__ float partial[warpSize];\ntemplate <int W> struct Tile;  Tile<warpSize> t;",
+    fix="Use a constant of the target's wavefront width (constexpr int kWarpSize = 64; for "
+    "gfx942) where a constant is needed, and warpSize for run-time arithmetic.",
+)
 CUDA_ARCH_GATE = _code(
     "HPY410",
     "cuda-arch-gate",
@@ -475,6 +514,19 @@ DEVICE_WARP_SIZE = _code(
     example="int lanes = prop.warpSize;\nunsigned full = (1u << lanes) - 1;  // 32-bit mask",
     fix="Keep using the value, and make everything sized by it work for 64: 64-bit masks, "
     "blockDim.x / warpSize warps per block.",
+)
+DEVICE_PROP_FIELD_MISSING = _code(
+    "HPY452",
+    "device-prop-field-missing",
+    W,
+    "a cudaDeviceProp field that the target HIP's hipDeviceProp_t lacks (added in HIP 6.0, "
+    "removed, or named differently)",
+    why="hipDeviceProp_t gained most of cudaDeviceProp's fields in HIP 6.0 (HIP 5.7.1 lacks "
+    "unifiedAddressing, asyncEngineCount, the texture and surface limits, ...), and a few "
+    "CUDA fields have other names in HIP; the access does not compile.",
+    example="if (prop.unifiedAddressing) ...   // --hip-version 5.7",
+    fix="Target a HIP that has the field, use the HIP name the hint gives, or query the value "
+    "with hipDeviceGetAttribute.",
 )
 HALF2_MEMBER = _code(
     "HPY460",

@@ -22,9 +22,11 @@ def all_rules() -> list[Rule]:
         includes,
         launch,
         overloads,
+        unchecked_errors,
         vector_ops,
         warp,
         warp_size,
+        warp_size_constant,
     )
 
     return [
@@ -32,8 +34,10 @@ def all_rules() -> list[Rule]:
         guards.run,
         warp.run,
         warp_size.run,
+        warp_size_constant.run,
         asm.run,
         device_hazards.run,
+        unchecked_errors.run,
         arch.run,
         launch.run,
         cxx17.run,

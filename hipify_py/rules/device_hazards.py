@@ -4,12 +4,15 @@ references and fetches, cudaDeviceProp values, half2 members."""
 from __future__ import annotations
 
 import re
+from functools import cache
+from pathlib import Path
+from typing import NamedTuple
 
 from .. import diagnostics as D
 from ..context import Context
 from ..lexer import matches_at, offsets_of
 from ..table import Row
-from ..versions import format_version
+from ..versions import Version, format_version, parse_version
 from .identifiers import occurrences, scanner_of
 
 FP8_PREFIXES = (
@@ -30,19 +33,41 @@ _FETCHES = re.compile(
     r"surf1Dwrite|surf2Dwrite|surf3Dwrite)\s*(?:<[^<>;]*>)?\s*\("
 )
 _AFTER_TYPE = re.compile(r"\s*(?:>\s*)?[*&]*\s*(?:const\s+)?(\w+)")
-# field -> why its value differs on gfx942 (MI300X)
-_PROP_FIELDS = {
-    "warpSize": "it is 64 on gfx942 (32 on NVIDIA GPUs)",
-    "sharedMemPerBlock": "an AMD CU has 64 KiB of LDS (NVIDIA: up to 227 KiB per block)",
-    "sharedMemPerMultiprocessor": "an AMD CU has 64 KiB of LDS",
-    "sharedMemPerBlockOptin": "AMD has no opt-in shared-memory carve-out",
-    "regsPerBlock": "AMD registers are counted per wavefront lane (VGPRs), not per block",
-    "regsPerMultiprocessor": "AMD registers are counted per SIMD, not per SM",
-    "maxThreadsPerMultiProcessor": "a CU holds other numbers of wavefronts than an SM of warps",
-    "major": "compute capability has no meaning on AMD (gfx942 reports 9.4); use gcnArchName",
-    "minor": "compute capability has no meaning on AMD (gfx942 reports 9.4); use gcnArchName",
-    "l2CacheSize": "MI300X has a 4 MB L2 per XCD and a 256 MB Infinity Cache",
-}
+PROP_DATA = Path(__file__).resolve().parent.parent / "data" / "device_prop_fields.yaml"
+
+
+class PropField(NamedTuple):
+    """A cudaDeviceProp field as hipDeviceProp_t has it (device_prop_fields.yaml)."""
+
+    hip: str  # its name in HIP
+    hip_added: Version | None
+    hip_removed: Version | None
+    differs: str  # why its value differs on gfx942; "" when it does not
+    hint: str
+
+
+@cache
+def prop_fields() -> dict[str, PropField]:
+    import yaml  # only files that name cudaDeviceProp / hipDeviceProp_t get here
+
+    doc = yaml.safe_load(PROP_DATA.read_text(encoding="utf-8"))
+    return {
+        name: PropField(
+            str(row.get("hip", name)),
+            parse_version(str(row["hip_added"])) if "hip_added" in row else None,
+            parse_version(str(row["hip_removed"])) if "hip_removed" in row else None,
+            str(row.get("differs", "")),
+            str(row.get("hint", "")),
+        )
+        for name, row in doc["fields"].items()
+    }
+
+
+@cache
+def _prop_access() -> re.Pattern[str]:
+    return re.compile(rf"(?:\.|->)\s*({'|'.join(sorted(prop_fields()))})(?![\w])")
+
+
 _AFTER_HALF2 = re.compile(r"\s*[*&]?\s*(\w+)\s*[=;,)\[{]")
 
 
@@ -207,7 +232,6 @@ def _textures(ctx: Context) -> None:
 
 _PROP_CALL = re.compile(r"(?<![\w])(\w*(?:DeviceProp|DeviceProperties)\w*)\s*\([^()]*\)")
 _INDEX = r"(?:\s*\[[^\[\];]*\])*"
-_PROP_ACCESS = re.compile(rf"(?:\.|->)\s*({'|'.join(_PROP_FIELDS)})(?![\w])")
 _SOURCE_WINDOW = 400  # how far left of `.field` its variable or call may start
 _ATTRIBUTES = {
     "cudaDevAttrWarpSize": "warpSize",
@@ -242,7 +266,7 @@ def _device_prop(ctx: Context) -> None:
     # every position and was most of this rule's time
     source = re.compile(rf"(?:{'|'.join(sources)})\s*\Z")
     text = ctx.text
-    for access in matches_at(_PROP_ACCESS, text, _access_starts(text)):
+    for access in matches_at(_prop_access(), text, _access_starts(text)):
         found = _source_of(source, text, access.start(), variables)
         if found is None:
             continue
@@ -251,7 +275,8 @@ def _device_prop(ctx: Context) -> None:
         if scanner.classify(found.start(), end)[0] != "code":
             continue
         what = " ".join(text[found.start() : access.end()].split())
-        _report_prop(ctx, found.start(), what, access.group(1))
+        if _field_in_target(ctx, access.start(1), what, access.group(1)):
+            _report_prop(ctx, found.start(), what, access.group(1))
 
 
 def _access_starts(text: str) -> list[int]:
@@ -259,7 +284,7 @@ def _access_starts(text: str) -> list[int]:
     name, across spaces (\\s is what str.isspace says).  The regex opens with
     an alternation, which re tries at every offset of the file."""
     starts = []
-    for field in _PROP_FIELDS:
+    for field in prop_fields():
         for pos in offsets_of(text, field) if field in text else ():
             while pos > 0 and text[pos - 1].isspace():
                 pos -= 1
@@ -298,6 +323,32 @@ def _source_of(
     return None
 
 
+def _field_in_target(ctx: Context, start: int, what: str, name: str) -> bool:
+    """Rename or report a field the target's hipDeviceProp_t has under another
+    name or lacks; True when the field is there (its value may still differ)."""
+    field = prop_fields()[name]
+    target = ctx.target_hip
+    missing = ""
+    if field.hip_added is not None and target < field.hip_added:
+        missing = f"hipDeviceProp_t has {field.hip} from HIP {format_version(field.hip_added)} on"
+    elif field.hip_removed is not None and target >= field.hip_removed:
+        missing = f"HIP {format_version(field.hip_removed)} removed it from hipDeviceProp_t"
+    if missing:
+        ctx.report(
+            D.DEVICE_PROP_FIELD_MISSING,
+            start,
+            f"{what}: {missing} (target: HIP {format_version(target)}), so this does not compile",
+            hint=field.hint
+            or f"target HIP >= {format_version(field.hip_added or target)}, or query the value "
+            "with hipDeviceGetAttribute",
+            name=name,
+        )
+        return False
+    if field.hip != name:
+        ctx.edit(start, start + len(name), field.hip, "device-prop")
+    return bool(field.differs)
+
+
 def _report_prop(ctx: Context, start: int, what: str, field: str) -> None:
     if field == "warpSize":
         ctx.report(
@@ -313,7 +364,7 @@ def _report_prop(ctx: Context, start: int, what: str, field: str) -> None:
     ctx.report(
         D.DEVICE_PROP_VALUE,
         start,
-        f"{what} has a different value on AMD GPUs: {_PROP_FIELDS[field]}",
+        f"{what} has a different value on AMD GPUs: {prop_fields()[field].differs}",
         hint="do not hard-code NVIDIA limits; size work from the values HIP reports",
         name=field,
     )

@@ -18,6 +18,7 @@ from .. import diagnostics as D
 from ..context import Context, cached_version
 from ..table import HeaderRow
 from ..versions import format_version
+from . import std_headers
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
 # Headers that already give a file everything <hip/hip_runtime.h> gives.
@@ -189,6 +190,8 @@ def run(ctx: Context) -> None:
             ctx.edit(
                 path.start_byte + 1, path.end_byte - 1, RUNTIME_HEADER, "include", structural=False
             )
+    if inserted or RUNTIME_HEADER in resulting:
+        std_headers.run(ctx, resulting)
     newline = ctx.info.newline.decode("latin-1")
     for header in sorted(ctx.needed_headers - resulting):
         ctx.after_runtime.append(f"#include <{header}>{newline}")

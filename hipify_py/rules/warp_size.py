@@ -514,9 +514,9 @@ def _constants_in(ctx: Context, start: int, end: int, seen: set[int]) -> None:
                 if fixed
                 else ""
             ),
-            hint="use warpSize in device code (a constant 64 on gfx942 with HIP 5.7, but not "
-            "every HIP version and target makes it one, so array sizes and template arguments "
-            "are better sized for 64 explicitly)",
+            hint="use warpSize in device code for run-time lane arithmetic; size arrays and "
+            "template arguments for 64 explicitly (warpSize is a constant expression only up "
+            "to HIP 6.4: HPY426)",
             name=name,
         )
 

@@ -1,0 +1,76 @@
+"""HIP calls whose hipError_t is dropped: hipError_t is [[nodiscard]] in HIP's
+headers (``data/hip_error_functions.yaml``), so hipcc warns at each such
+statement where nvcc was quiet.  Reported once per file, at the first one."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from .. import diagnostics as D
+from ..context import Context
+from .identifiers import occurrences, scanner_of
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "hip_error_functions.yaml"
+
+
+@cache
+def hip_error_functions() -> frozenset[str]:
+    """(Read without PyYAML: a flat list, and most runs never import it.)"""
+    text = DATA.read_text(encoding="utf-8")
+    return frozenset(re.findall(r"^  - (\w+)\s*$", text, re.MULTILINE))
+
+
+def run(ctx: Context) -> None:
+    functions = hip_error_functions()
+    candidates: dict[str, str] = {}  # name in the file -> the HIP function it is
+    for word in ctx.present:
+        if word in functions:
+            candidates[word] = word
+            continue
+        row = ctx.table.lookup(word) if word.startswith("cu") else None
+        hip = ctx.hip_name_for(row) if row is not None and row.kind == "function" else None
+        if hip in functions and hip is not None:
+            candidates[word] = hip
+    # a function of the project's own that has a CUDA or HIP name is not HIP's
+    candidates = {w: h for w, h in candidates.items() if not ctx.is_local(w)}
+    if not candidates:
+        return
+    translated = {offset for offset, *_ in ctx.references}
+    scanner = scanner_of(ctx)
+    sites: list[tuple[int, str, str]] = []
+    for word, hip in candidates.items():
+        for start in occurrences(ctx.text, word):
+            if word != hip and start not in translated:
+                continue  # left as it is (not for this HIP, or not CUDA's there)
+            if scanner.classify(start, start + len(word))[0] != "code":
+                continue
+            if _discarded_call(ctx, start, len(word)):
+                sites.append((start, word, hip))
+    if not sites:
+        return
+    start, word, hip = min(sites)
+    count = len(sites)
+    more = f"; {count - 1} more call{'s' if count > 2 else ''} in this file" if count > 1 else ""
+    ctx.report(
+        D.UNCHECKED_HIP_ERROR,
+        start,
+        f"{hip}(...) drops its hipError_t, which HIP declares [[nodiscard]]: hipcc warns "
+        f"'ignoring return value' here{more}",
+        hint=f"check it (e.g. HIP_CHECK({hip}(...)) with the project's error macro), or write "
+        f"(void){hip}(...) where ignoring the error is meant",
+        name=word,
+    )
+
+
+def _discarded_call(ctx: Context, start: int, size: int) -> bool:
+    """Is the name at ``start`` the callee of a call that is a whole statement?"""
+    node = ctx.root.descendant_for_byte_range(start, start + size)
+    if node is None or node.type != "identifier" or node.parent is None:
+        return False
+    call = node.parent
+    if call.type != "call_expression" or call.child_by_field_name("function") != node:
+        return False
+    statement = call.parent
+    return statement is not None and statement.type == "expression_statement"

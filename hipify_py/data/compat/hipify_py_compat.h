@@ -1,0 +1,371 @@
+// hipify_py_compat.h: CUDA device features that HIP lacks but HIP code can
+// express, written by `hipify-py --compat` (and `hipify-py compat-header`).
+// Generated from the hipify-py package; do not edit (a new run rewrites it).
+//
+// Everything is implemented in namespace hipify_py_compat, which compiles on
+// both HIP platforms.  On AMD (__HIP_PLATFORM_AMD__) the names are exported
+// under CUDA's own spelling (::__vsub4, ::umin, cooperative_groups::reduce,
+// ...), so the translated code calls them unchanged.  On NVIDIA nothing is
+// exported: CUDA's real functions are used.  Define HIPIFY_PY_COMPAT_NO_EXPORT
+// to keep the names inside the namespace on AMD too (the equality test of
+// hipify-py calls hipify_py_compat::... on NVIDIA to compare the bodies with
+// CUDA's own).
+//
+// Only what HIP 5.7 and 7.2 do not declare is provided: HIP has __ldcs,
+// __ldcg and __ldca for __half and __half2 only, none of the other cache-hint
+// loads and stores, no SIMD video intrinsics, no umin/umax/llmin/..., and no
+// cooperative_groups::reduce / inclusive_scan / exclusive_scan / plus / less /
+// greater / bit_and / bit_or / bit_xor.
+#ifndef HIPIFY_PY_COMPAT_H
+#define HIPIFY_PY_COMPAT_H
+
+#include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
+#if !defined(__HIP_PLATFORM_AMD__)
+// CUDA's own collectives, which the translated code calls on NVIDIA
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
+#endif
+
+#if defined(__HIP_PLATFORM_AMD__)
+#define HIPIFY_PY_COMPAT_NT_LOAD(p) __builtin_nontemporal_load(p)
+#define HIPIFY_PY_COMPAT_NT_STORE(v, p) __builtin_nontemporal_store(v, p)
+#else
+// nvcc has no nontemporal builtin; a hint changes no value, so a plain access
+// computes the same result.
+#define HIPIFY_PY_COMPAT_NT_LOAD(p) (*(p))
+#define HIPIFY_PY_COMPAT_NT_STORE(v, p) (*(p) = (v))
+#endif
+
+namespace hipify_py_compat {
+
+// ---------------------------------------------------------------- min / max
+// CUDA's integer min/max with explicit operand types (math_functions.h).
+__device__ inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+__device__ inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+__device__ inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+__device__ inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+__device__ inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+__device__ inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+
+// ------------------------------------------------- cache-hint loads / stores
+// The hints only steer caches; the value loaded or stored is the same as a
+// plain access.  Where a hint matches an AMD instruction bit it is kept:
+// __ldcs/__ldlu (streaming, "last use") and __stcs (streaming) are
+// nontemporal accesses on scalars; __ldcv ("do not cache, fetch again") and
+// __stwt (write through) are volatile accesses on scalars.  Vector types (HIP's
+// structs, which the builtins do not take) are plain copies.
+#define HIPIFY_PY_COMPAT_SCALAR(T)                                                    \
+  __device__ inline T __ldcs(const T* p) { return HIPIFY_PY_COMPAT_NT_LOAD(p); }      \
+  __device__ inline T __ldlu(const T* p) { return HIPIFY_PY_COMPAT_NT_LOAD(p); }      \
+  __device__ inline T __ldcg(const T* p) { return *p; }                               \
+  __device__ inline T __ldca(const T* p) { return *p; }                               \
+  __device__ inline T __ldcv(const T* p) { return *(const volatile T*)p; }            \
+  __device__ inline void __stcs(T* p, T v) { HIPIFY_PY_COMPAT_NT_STORE(v, p); }       \
+  __device__ inline void __stcg(T* p, T v) { *p = v; }                                \
+  __device__ inline void __stwb(T* p, T v) { *p = v; }                                \
+  __device__ inline void __stwt(T* p, T v) { *(volatile T*)p = v; }
+#define HIPIFY_PY_COMPAT_VECTOR(T)                                                    \
+  __device__ inline T __ldcs(const T* p) { return *p; }                               \
+  __device__ inline T __ldlu(const T* p) { return *p; }                               \
+  __device__ inline T __ldcg(const T* p) { return *p; }                               \
+  __device__ inline T __ldca(const T* p) { return *p; }                               \
+  __device__ inline T __ldcv(const T* p) { return *p; }                               \
+  __device__ inline void __stcs(T* p, T v) { *p = v; }                                \
+  __device__ inline void __stcg(T* p, T v) { *p = v; }                                \
+  __device__ inline void __stwb(T* p, T v) { *p = v; }                                \
+  __device__ inline void __stwt(T* p, T v) { *p = v; }
+HIPIFY_PY_COMPAT_SCALAR(char)
+HIPIFY_PY_COMPAT_SCALAR(signed char)
+HIPIFY_PY_COMPAT_SCALAR(short)
+HIPIFY_PY_COMPAT_SCALAR(int)
+HIPIFY_PY_COMPAT_SCALAR(long long)
+HIPIFY_PY_COMPAT_SCALAR(unsigned char)
+HIPIFY_PY_COMPAT_SCALAR(unsigned short)
+HIPIFY_PY_COMPAT_SCALAR(unsigned int)
+HIPIFY_PY_COMPAT_SCALAR(unsigned long long)
+HIPIFY_PY_COMPAT_SCALAR(float)
+HIPIFY_PY_COMPAT_SCALAR(double)
+HIPIFY_PY_COMPAT_VECTOR(char2)
+HIPIFY_PY_COMPAT_VECTOR(char4)
+HIPIFY_PY_COMPAT_VECTOR(short2)
+HIPIFY_PY_COMPAT_VECTOR(short4)
+HIPIFY_PY_COMPAT_VECTOR(int2)
+HIPIFY_PY_COMPAT_VECTOR(int4)
+HIPIFY_PY_COMPAT_VECTOR(longlong2)
+HIPIFY_PY_COMPAT_VECTOR(uchar2)
+HIPIFY_PY_COMPAT_VECTOR(uchar4)
+HIPIFY_PY_COMPAT_VECTOR(ushort2)
+HIPIFY_PY_COMPAT_VECTOR(ushort4)
+HIPIFY_PY_COMPAT_VECTOR(uint2)
+HIPIFY_PY_COMPAT_VECTOR(uint4)
+HIPIFY_PY_COMPAT_VECTOR(ulonglong2)
+HIPIFY_PY_COMPAT_VECTOR(float2)
+HIPIFY_PY_COMPAT_VECTOR(float4)
+HIPIFY_PY_COMPAT_VECTOR(double2)
+#undef HIPIFY_PY_COMPAT_SCALAR
+#undef HIPIFY_PY_COMPAT_VECTOR
+
+// ------------------------------------------------------ SIMD video intrinsics
+// CUDA's documented semantics per lane: the "4" forms work on the four bytes
+// of a 32-bit word, the "2" forms on its two halfwords; each lane is computed
+// on its own (no carry between lanes) and put back at its position.
+namespace detail {
+template <int Bits> struct lanes {
+  static constexpr unsigned int mask = (1u << Bits) - 1u;
+  static constexpr int count = 32 / Bits;
+  __device__ static unsigned int get(unsigned int w, int i) { return (w >> (i * Bits)) & mask; }
+  __device__ static int sget(unsigned int w, int i) {
+    int v = (int)get(w, i);
+    return v >= (int)(1u << (Bits - 1)) ? v - (int)(1u << Bits) : v;
+  }
+  __device__ static int smin() { return -(int)(1u << (Bits - 1)); }
+  __device__ static int smax() { return (int)(1u << (Bits - 1)) - 1; }
+  // f(unsigned a, unsigned b, int sa, int sb) -> lane value (masked here)
+  template <class F> __device__ static unsigned int map(unsigned int a, unsigned int b, F f) {
+    unsigned int r = 0;
+    for (int i = 0; i < count; ++i) {
+      r |= ((unsigned int)f(get(a, i), get(b, i), sget(a, i), sget(b, i)) & mask) << (i * Bits);
+    }
+    return r;
+  }
+  __device__ static int sat(int v) { return v < smin() ? smin() : (v > smax() ? smax() : v); }
+  __device__ static unsigned int usat(int v) { return v < 0 ? 0u : (v > (int)mask ? mask : (unsigned int)v); }
+};
+}  // namespace detail
+
+#define HIPIFY_PY_COMPAT_VIDEO(NAME, BITS, EXPR)                              \
+  __device__ inline unsigned int NAME(unsigned int a, unsigned int b) {       \
+    using L = detail::lanes<BITS>;                                            \
+    (void)sizeof(L);                                                          \
+    return L::map(a, b, [](unsigned int ua, unsigned int ub, int sa, int sb) { \
+      (void)ua; (void)ub; (void)sa; (void)sb;                                 \
+      return (EXPR);                                                          \
+    });                                                                       \
+  }
+#define HIPIFY_PY_COMPAT_VIDEO_BOTH(NAME, EXPR) \
+  HIPIFY_PY_COMPAT_VIDEO(NAME##2, 16, EXPR)     \
+  HIPIFY_PY_COMPAT_VIDEO(NAME##4, 8, EXPR)
+
+// wrap-around arithmetic
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vadd, ua + ub)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vsub, ua - ub)
+// absolute differences (the result lane holds |a - b| as an unsigned value)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vabsdiffu, ua > ub ? ua - ub : ub - ua)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vabsdiffs, sa > sb ? sa - sb : sb - sa)
+// averages: __vavgu rounds up, __vhaddu rounds down
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vavgu, (ua + ub + 1u) >> 1)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vhaddu, (ua + ub) >> 1)
+// min / max
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vmaxu, ua > ub ? ua : ub)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vminu, ua < ub ? ua : ub)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vmaxs, sa > sb ? sa : sb)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vmins, sa < sb ? sa : sb)
+// comparisons: __vcmp* set a true lane to all ones, __vset* to 1
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vcmpeq, ua == ub ? 0xffffffffu : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vcmpne, ua != ub ? 0xffffffffu : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vcmpgtu, ua > ub ? 0xffffffffu : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vcmpgeu, ua >= ub ? 0xffffffffu : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vcmpltu, ua < ub ? 0xffffffffu : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vcmpleu, ua <= ub ? 0xffffffffu : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vcmpgts, sa > sb ? 0xffffffffu : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vcmpges, sa >= sb ? 0xffffffffu : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vcmplts, sa < sb ? 0xffffffffu : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vcmples, sa <= sb ? 0xffffffffu : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vseteq, ua == ub ? 1u : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vsetne, ua != ub ? 1u : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vsetgtu, ua > ub ? 1u : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vsetgeu, ua >= ub ? 1u : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vsetltu, ua < ub ? 1u : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vsetleu, ua <= ub ? 1u : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vsetgts, sa > sb ? 1u : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vsetges, sa >= sb ? 1u : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vsetlts, sa < sb ? 1u : 0u)
+HIPIFY_PY_COMPAT_VIDEO_BOTH(__vsetles, sa <= sb ? 1u : 0u)
+
+// saturating arithmetic needs the lane width, so it is spelled per width
+#define HIPIFY_PY_COMPAT_VIDEO_SAT(NAME, BITS, EXPR)                                      \
+  __device__ inline unsigned int NAME(unsigned int a, unsigned int b) {                   \
+    return detail::lanes<BITS>::map(a, b, [](unsigned int ua, unsigned int ub, int sa, int sb) { \
+      (void)ua; (void)ub; (void)sa; (void)sb;                                             \
+      using L = detail::lanes<BITS>;                                                      \
+      return (EXPR);                                                                      \
+    });                                                                                   \
+  }
+HIPIFY_PY_COMPAT_VIDEO_SAT(__vaddss2, 16, (unsigned int)L::sat(sa + sb))
+HIPIFY_PY_COMPAT_VIDEO_SAT(__vaddss4, 8, (unsigned int)L::sat(sa + sb))
+HIPIFY_PY_COMPAT_VIDEO_SAT(__vsubss2, 16, (unsigned int)L::sat(sa - sb))
+HIPIFY_PY_COMPAT_VIDEO_SAT(__vsubss4, 8, (unsigned int)L::sat(sa - sb))
+HIPIFY_PY_COMPAT_VIDEO_SAT(__vaddus2, 16, L::usat((int)(ua + ub)))
+HIPIFY_PY_COMPAT_VIDEO_SAT(__vaddus4, 8, L::usat((int)(ua + ub)))
+HIPIFY_PY_COMPAT_VIDEO_SAT(__vsubus2, 16, L::usat((int)ua - (int)ub))
+HIPIFY_PY_COMPAT_VIDEO_SAT(__vsubus4, 8, L::usat((int)ua - (int)ub))
+#undef HIPIFY_PY_COMPAT_VIDEO_SAT
+#undef HIPIFY_PY_COMPAT_VIDEO_BOTH
+#undef HIPIFY_PY_COMPAT_VIDEO
+
+// one-operand forms: absolute value and negation (wrapping, and saturating)
+#define HIPIFY_PY_COMPAT_VIDEO1(NAME, BITS, EXPR)                                       \
+  __device__ inline unsigned int NAME(unsigned int a) {                                 \
+    return detail::lanes<BITS>::map(a, 0u, [](unsigned int ua, unsigned int, int sa, int) { \
+      (void)ua; (void)sa;                                                               \
+      using L = detail::lanes<BITS>;                                                    \
+      (void)sizeof(L);                                                                  \
+      return (EXPR);                                                                    \
+    });                                                                                 \
+  }
+HIPIFY_PY_COMPAT_VIDEO1(__vabs2, 16, (unsigned int)(sa < 0 ? -sa : sa))
+HIPIFY_PY_COMPAT_VIDEO1(__vabs4, 8, (unsigned int)(sa < 0 ? -sa : sa))
+HIPIFY_PY_COMPAT_VIDEO1(__vabsss2, 16, (unsigned int)L::sat(sa < 0 ? -sa : sa))
+HIPIFY_PY_COMPAT_VIDEO1(__vabsss4, 8, (unsigned int)L::sat(sa < 0 ? -sa : sa))
+HIPIFY_PY_COMPAT_VIDEO1(__vneg2, 16, (unsigned int)(-sa))
+HIPIFY_PY_COMPAT_VIDEO1(__vneg4, 8, (unsigned int)(-sa))
+HIPIFY_PY_COMPAT_VIDEO1(__vnegss2, 16, (unsigned int)L::sat(-sa))
+HIPIFY_PY_COMPAT_VIDEO1(__vnegss4, 8, (unsigned int)L::sat(-sa))
+#undef HIPIFY_PY_COMPAT_VIDEO1
+
+// sums of absolute differences over all lanes (a plain integer, not lanes)
+__device__ inline unsigned int __vsadu2(unsigned int a, unsigned int b) {
+  unsigned int s = 0;
+  for (int i = 0; i < 2; ++i) { unsigned x = detail::lanes<16>::get(a, i), y = detail::lanes<16>::get(b, i); s += x > y ? x - y : y - x; }
+  return s;
+}
+__device__ inline unsigned int __vsadu4(unsigned int a, unsigned int b) {
+  unsigned int s = 0;
+  for (int i = 0; i < 4; ++i) { unsigned x = detail::lanes<8>::get(a, i), y = detail::lanes<8>::get(b, i); s += x > y ? x - y : y - x; }
+  return s;
+}
+__device__ inline unsigned int __vsads2(unsigned int a, unsigned int b) {
+  unsigned int s = 0;
+  for (int i = 0; i < 2; ++i) { int x = detail::lanes<16>::sget(a, i), y = detail::lanes<16>::sget(b, i); s += (unsigned int)(x > y ? x - y : y - x); }
+  return s;
+}
+__device__ inline unsigned int __vsads4(unsigned int a, unsigned int b) {
+  unsigned int s = 0;
+  for (int i = 0; i < 4; ++i) { int x = detail::lanes<8>::sget(a, i), y = detail::lanes<8>::sget(b, i); s += (unsigned int)(x > y ? x - y : y - x); }
+  return s;
+}
+
+// ------------------------------------------- cooperative_groups collectives
+// CUDA's <cooperative_groups/reduce.h> and <cooperative_groups/scan.h> for
+// tiles (thread_block_tile<N>, N a power of two).  The operation order is
+// CUDA's own (details/coalesced_reduce.h, coalesced_scan.h): a butterfly
+// op(mine, shfl_xor(mine, m)) for m = N/2 .. 1, and a Hillis-Steele scan
+// op(mine, shfl_up(mine, d)) for d = 1, 2, .. < N, so even a floating-point
+// plus gives CUDA's bits.
+// Wave64: HIP's tiles may be up to the wavefront size (64 on gfx9/CDNA, which
+// CUDA's single-warp tiles never exceed beyond 32); a tile's shuffles stay
+// inside the tile (width = N), so a 32-wide tile on a 64-wide wavefront
+// reduces its own 32 lanes, as on CUDA, and a 64-wide tile (AMD only) reduces
+// 64 lanes with one more butterfly step.  CUDA's multi-warp tiles (N > 32)
+// have no HIP counterpart above the wavefront size; HIP rejects such tiles.
+namespace cg {
+template <class Ty> struct plus { __device__ Ty operator()(Ty a, Ty b) const { return a + b; } };
+template <class Ty> struct less { __device__ Ty operator()(Ty a, Ty b) const { return (b < a) ? b : a; } };
+template <class Ty> struct greater { __device__ Ty operator()(Ty a, Ty b) const { return (a < b) ? b : a; } };
+template <class Ty> struct bit_and { __device__ Ty operator()(Ty a, Ty b) const { return a & b; } };
+template <class Ty> struct bit_or { __device__ Ty operator()(Ty a, Ty b) const { return a | b; } };
+template <class Ty> struct bit_xor { __device__ Ty operator()(Ty a, Ty b) const { return a ^ b; } };
+
+template <class Group, class Ty, class Op>
+__device__ inline Ty reduce(const Group& g, Ty val, Op op) {
+  for (int m = (int)g.size() >> 1; m > 0; m >>= 1) {
+    val = op(val, g.shfl_xor(val, (unsigned int)m));
+  }
+  return val;
+}
+template <class Group, class Ty, class Op>
+__device__ inline Ty inclusive_scan(const Group& g, Ty val, Op op) {
+  for (unsigned int d = 1; d < (unsigned int)g.size(); d <<= 1) {
+    Ty t = g.shfl_up(val, d);
+    if (d <= (unsigned int)g.thread_rank()) val = op(val, t);
+  }
+  return val;
+}
+template <class Group, class Ty>
+__device__ inline Ty inclusive_scan(const Group& g, Ty val) { return cg::inclusive_scan(g, val, plus<Ty>()); }
+// CUDA: the first thread gets a value-initialized Ty (0 for arithmetic types).
+template <class Group, class Ty, class Op>
+__device__ inline Ty exclusive_scan(const Group& g, Ty val, Op op) {
+  Ty inc = cg::inclusive_scan(g, val, op);
+  Ty prev = g.shfl_up(inc, 1u);
+  return g.thread_rank() == 0 ? Ty{} : prev;
+}
+template <class Group, class Ty>
+__device__ inline Ty exclusive_scan(const Group& g, Ty val) { return cg::exclusive_scan(g, val, plus<Ty>()); }
+}  // namespace cg
+
+}  // namespace hipify_py_compat
+
+#if defined(__HIP_PLATFORM_AMD__) && !defined(HIPIFY_PY_COMPAT_NO_EXPORT)
+using hipify_py_compat::umin;
+using hipify_py_compat::umax;
+using hipify_py_compat::llmin;
+using hipify_py_compat::llmax;
+using hipify_py_compat::ullmin;
+using hipify_py_compat::ullmax;
+using hipify_py_compat::__ldcs;
+using hipify_py_compat::__ldlu;
+using hipify_py_compat::__ldcg;
+using hipify_py_compat::__ldca;
+using hipify_py_compat::__ldcv;
+using hipify_py_compat::__stcs;
+using hipify_py_compat::__stcg;
+using hipify_py_compat::__stwb;
+using hipify_py_compat::__stwt;
+#define HIPIFY_PY_COMPAT_EXPORT2(N) using hipify_py_compat::N##2; using hipify_py_compat::N##4;
+HIPIFY_PY_COMPAT_EXPORT2(__vadd)
+HIPIFY_PY_COMPAT_EXPORT2(__vsub)
+HIPIFY_PY_COMPAT_EXPORT2(__vabsdiffu)
+HIPIFY_PY_COMPAT_EXPORT2(__vabsdiffs)
+HIPIFY_PY_COMPAT_EXPORT2(__vavgu)
+HIPIFY_PY_COMPAT_EXPORT2(__vhaddu)
+HIPIFY_PY_COMPAT_EXPORT2(__vmaxu)
+HIPIFY_PY_COMPAT_EXPORT2(__vminu)
+HIPIFY_PY_COMPAT_EXPORT2(__vmaxs)
+HIPIFY_PY_COMPAT_EXPORT2(__vmins)
+HIPIFY_PY_COMPAT_EXPORT2(__vcmpeq)
+HIPIFY_PY_COMPAT_EXPORT2(__vcmpne)
+HIPIFY_PY_COMPAT_EXPORT2(__vcmpgtu)
+HIPIFY_PY_COMPAT_EXPORT2(__vcmpgeu)
+HIPIFY_PY_COMPAT_EXPORT2(__vcmpltu)
+HIPIFY_PY_COMPAT_EXPORT2(__vcmpleu)
+HIPIFY_PY_COMPAT_EXPORT2(__vcmpgts)
+HIPIFY_PY_COMPAT_EXPORT2(__vcmpges)
+HIPIFY_PY_COMPAT_EXPORT2(__vcmplts)
+HIPIFY_PY_COMPAT_EXPORT2(__vcmples)
+HIPIFY_PY_COMPAT_EXPORT2(__vseteq)
+HIPIFY_PY_COMPAT_EXPORT2(__vsetne)
+HIPIFY_PY_COMPAT_EXPORT2(__vsetgtu)
+HIPIFY_PY_COMPAT_EXPORT2(__vsetgeu)
+HIPIFY_PY_COMPAT_EXPORT2(__vsetltu)
+HIPIFY_PY_COMPAT_EXPORT2(__vsetleu)
+HIPIFY_PY_COMPAT_EXPORT2(__vsetgts)
+HIPIFY_PY_COMPAT_EXPORT2(__vsetges)
+HIPIFY_PY_COMPAT_EXPORT2(__vsetlts)
+HIPIFY_PY_COMPAT_EXPORT2(__vsetles)
+HIPIFY_PY_COMPAT_EXPORT2(__vaddss)
+HIPIFY_PY_COMPAT_EXPORT2(__vsubss)
+HIPIFY_PY_COMPAT_EXPORT2(__vaddus)
+HIPIFY_PY_COMPAT_EXPORT2(__vsubus)
+HIPIFY_PY_COMPAT_EXPORT2(__vabs)
+HIPIFY_PY_COMPAT_EXPORT2(__vabsss)
+HIPIFY_PY_COMPAT_EXPORT2(__vneg)
+HIPIFY_PY_COMPAT_EXPORT2(__vnegss)
+HIPIFY_PY_COMPAT_EXPORT2(__vsadu)
+HIPIFY_PY_COMPAT_EXPORT2(__vsads)
+#undef HIPIFY_PY_COMPAT_EXPORT2
+namespace cooperative_groups {
+using hipify_py_compat::cg::plus;
+using hipify_py_compat::cg::less;
+using hipify_py_compat::cg::greater;
+using hipify_py_compat::cg::bit_and;
+using hipify_py_compat::cg::bit_or;
+using hipify_py_compat::cg::bit_xor;
+using hipify_py_compat::cg::reduce;
+using hipify_py_compat::cg::inclusive_scan;
+using hipify_py_compat::cg::exclusive_scan;
+}  // namespace cooperative_groups
+#endif
+
+#endif  // HIPIFY_PY_COMPAT_H

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -208,6 +209,7 @@ def translate_paths(
         references=references,
         use_cache=use_cache,
         max_bytes=max_bytes,
+        compat_dir=compat_dir(paths_list, Mode(mode), output_dir) if options.compat else None,
     )
     roots: tuple[Path, ...] = ()
     if job.mode is Mode.IN_PLACE and discovery.targets:
@@ -226,3 +228,17 @@ def _write_roots(paths: list[str | Path], config: Any) -> tuple[Path, ...]:
     config_root = config.path.parent if config is not None and config.path else None
     roots = {project_root(Path(p), config_root) for p in paths if Path(p).exists()}
     return tuple(sorted(r for r in roots if not any(o != r and o in r.parents for o in roots)))
+
+
+def compat_dir(paths: list[str | Path], mode: Mode, output_dir: str | Path | None) -> Path | None:
+    """Where --compat writes hipify_py_compat.h: the output folder (-o), else
+    the folder of the paths given (their common folder when several); None
+    for --stdout, which includes it by its plain name."""
+    if mode is Mode.STDOUT:
+        return None
+    if mode is Mode.OUTPUT_DIR and output_dir is not None:
+        return Path(os.path.abspath(output_dir))
+    folders = [Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent for p in paths]
+    if not folders:
+        return None
+    return Path(os.path.commonpath([str(f) for f in folders]))

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .cli_options import config_file, diagnostic_filters, explicit_flags, hip_version
+from .cli_options import compat, config_file, diagnostic_filters, explicit_flags, hip_version
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -228,6 +228,7 @@ def cli() -> None:
     type=click.Choice(["fnuz", "ocp"]),
     help="fp8 format to translate to [default: what --offload-arch has: fnuz on gfx94x].",
 )
+@compat
 @click.option(
     "--annotate",
     is_flag=True,
@@ -356,6 +357,14 @@ def smoke_command(ctx: click.Context) -> None:
     from hip_smoke.cli import smoke_command as real
 
     real.main(args=list(ctx.args), prog_name="hipify-py smoke")
+
+
+@cli.command("compat-header", context_settings={"help_option_names": ["-h", "--help"]})
+def compat_header_command() -> None:
+    """Print hipify_py_compat.h (what --compat includes) to stdout."""
+    from .compat import header_text
+
+    sys.stdout.buffer.write(header_text())
 
 
 @cli.command("diagnostics", context_settings={"help_option_names": ["-h", "--help"]})

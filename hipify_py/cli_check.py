@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from .check import FAIL_ON, FORMATS, CheckError, parse_shard
-from .cli_options import config_file, diagnostic_filters, explicit_flags, hip_version
+from .cli_options import compat, config_file, diagnostic_filters, explicit_flags, hip_version
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -136,6 +136,7 @@ def _shard(ctx: click.Context, param: click.Parameter, value: str | None) -> Any
 @hip_version
 @click.option("--roc", is_flag=True, help="Translate to the roc* libraries (as for translation).")
 @diagnostic_filters
+@compat
 @click.option(
     "--mappings",
     "mappings_dir",

@@ -61,3 +61,15 @@ def hip_version(function: F) -> F:
         "follow it [default: the HIP of $HIP_PATH, $ROCM_PATH, /opt/rocm or the hipcc on PATH, "
         "else the newest release verified].",
     )(function)
+
+
+def compat(function: F) -> F:
+    """--compat: provide what HIP lacks through hipify_py_compat.h (compat.py)."""
+    return click.option(
+        "--compat",
+        is_flag=True,
+        help="Translate CUDA features HIP lacks but can express (SIMD video intrinsics, "
+        "cache-hint loads/stores, umin/umax, cooperative_groups reduce/scan) to functions of "
+        "hipify_py_compat.h, written into the output root (or the folder translated in "
+        "place) and included where used.",
+    )(function)

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from .cli_options import config_file, diagnostic_filters, explicit_flags, hip_version
+from .cli_options import compat, config_file, diagnostic_filters, explicit_flags, hip_version
 from .hip_target import default_version
 
 EXIT_OK, EXIT_ERROR = 0, 2
@@ -90,6 +90,7 @@ _TRANSLATE_DEFAULTS: dict[str, Any] = {
     help="Worker processes.",
 )
 @diagnostic_filters
+@compat
 @config_file
 def report_command(paths: tuple[Path, ...], **flags: Any) -> None:
     """Migration report: how much of PATHS translates automatically, what blocks the rest.

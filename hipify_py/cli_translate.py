@@ -117,6 +117,7 @@ def build_options(flags: dict[str, Any], target: Target | None = None) -> Option
         offload_arch=flags["offload_arch"],
         fp8=flags["fp8"],
         annotate=flags["annotate"],
+        compat=bool(flags.get("compat")),
     )
 
 
@@ -322,13 +323,17 @@ def _run_translate(
             err=True,
         )
     progress = with_progress(planned.reports(), len(targets), "translating", quiet=verbosity < 0)
+    uses_compat = False
     for report in progress:
         summary.add(report)
+        uses_compat = uses_compat or report.compat
         if as_json:
             reports.append(report)
         _emit(report, mode, verbosity, as_json)
     if stop_requested():
         return _interrupted(summary, reports, len(targets), mode, verbosity, as_json)
+    if uses_compat:
+        _compat_header(planned.job.compat_dir, mode, summary, verbosity)
     _copy_other(discovery, summary, verbosity)
     if discovery.build_files and mode is not Mode.STDOUT:
         from .build_files import process_build_file
@@ -422,6 +427,32 @@ def _emit(report: FileReport, mode: Mode, verbosity: int, as_json: bool) -> None
         echo_err(changed_line("translated", report, verbosity))
     elif mode is Mode.CHECK and report.status is Status.CHANGED:
         echo_err(changed_line("would translate", report, verbosity))
+
+
+def _compat_header(folder: Path | None, mode: Mode, summary: Summary, verbosity: int) -> None:
+    """--compat: write hipify_py_compat.h once into ``folder`` (in place, -o);
+    the modes that write nothing say where to get it."""
+    from .compat import HEADER, write_header
+
+    if folder is None or not mode.writes:
+        where = f" into {folder}" if folder is not None else " next to the file"
+        if verbosity >= 0:
+            click.echo(
+                f"hipify-py: note: the translation includes {HEADER}; write it{where} with "
+                f"`hipify-py compat-header > {HEADER}`",
+                err=True,
+            )
+        return
+    try:
+        written = write_header(folder)
+    except OSError as exc:
+        why = (exc.strerror or str(exc)).lower()
+        summary.copy_errors += 1
+        summary.problems.append(f"{folder / HEADER}: cannot write: {why}")
+        click.echo(f"{folder / HEADER}: error: cannot write: {why}", err=True)
+        return
+    if written and verbosity >= 0:
+        click.echo(f"hipify-py: note: wrote {folder / HEADER} (--compat)", err=True)
 
 
 def _copy_other(discovery: Discovery, summary: Summary, verbosity: int) -> None:

@@ -14,8 +14,8 @@ unknown keys are an error naming the key (and the nearest valid one).
     select = ["HPY1", "HPY4"]
     ignore = ["HPY102"]
 
-Also: rewrite-strings, fix-warp-size, offload-arch, fp8, jobs, gitignore (bool),
-include-dirs (folders where project mode looks up #include names), project-headers
+Also: rewrite-strings, fix-warp-size, compat (bool: --compat), offload-arch, fp8, jobs,
+gitignore (bool), include-dirs (folders where project mode looks up #include names), project-headers
 (bool: follow the local headers sources include).  ``exclude`` and
 ``include-dirs`` are relative to the configuration file's folder.
 
@@ -53,6 +53,7 @@ _KEYS: dict[str, tuple[str, type]] = {
     "ignore": ("ignore", list),
     "rewrite-strings": ("rewrite_strings", bool),
     "fix-warp-size": ("fix_warp_size", bool),
+    "compat": ("compat", bool),
     "offload-arch": ("offload_arch", str),
     "fp8": ("fp8", str),
     "jobs": ("jobs", int),

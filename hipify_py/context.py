@@ -53,6 +53,7 @@ class Context:
     # HIP headers translated names need beyond what the mapped includes bring
     needed_headers: set[str] = field(default_factory=set)
     cautioned: set[str] = field(default_factory=set)  # names HPY109 was reported for
+    needs_compat: bool = False  # --compat: a name hipify_py_compat.h provides is used
 
     @property
     def root(self) -> tree_sitter.Node:

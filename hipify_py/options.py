@@ -27,6 +27,8 @@ class Options:
     offload_arch: str = "gfx942"  # the AMD target: decides the default fp8 flavour
     fp8: str | None = None  # "fnuz" or "ocp"; None: what offload_arch has in hardware
     annotate: bool = False  # write a comment at each diagnostic's site in the output
+    # provide what HIP lacks through hipify_py_compat.h (compat.py) instead of reporting it
+    compat: bool = False
     # #include "old" -> "new" for headers renamed by --rename (set per file)
     include_renames: tuple[tuple[str, str], ...] = ()
 

@@ -14,6 +14,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from . import compat
 from .diagnostics import Diagnostic, Severity
 from .engine import FileResult, may_suppress, translate_bytes
 from .files import TEMP_SUFFIX, Target
@@ -60,6 +61,7 @@ class FileReport:
     # becomes, library, rule - "" when it is a CUDA reference the rules recorded);
     # what `hipify-py check` reports as HPY100
     changes: list[tuple[int, int, str, str, str, str]] = field(default_factory=list)
+    compat: bool = False  # --compat: the result includes hipify_py_compat.h
 
     @property
     def unsupported(self) -> int:
@@ -80,6 +82,9 @@ class Job:
     # a file larger than this is skipped and reported, unread (0: no limit);
     # translating takes about 75 MB of memory per MB of source
     max_bytes: int = 0
+    # --compat: the folder hipify_py_compat.h is written to (the output root, or
+    # the root of the paths in place); None: included by its plain name (--stdout)
+    compat_dir: Path | None = None
 
 
 class FileChanged(OSError):
@@ -151,7 +156,10 @@ def process(
             Status.ERROR,
             error="changed while being read; left as it is (run again)",
         )
-    if target.translate and job.clang is not None:
+    if target.real.name == compat.HEADER and data == compat.header_text():
+        # --compat wrote it (a run before, in place): HIP already, never translated
+        result = FileResult(data=data, original=data)
+    elif target.translate and job.clang is not None:
         from .semantic.translate import translate_file
 
         result = translate_file(target.real, data, table, job.options, job.clang, cache)
@@ -164,7 +172,10 @@ def process(
         renamed = rename_includes(result.data, target.include_renames)
         if renamed != result.data:
             result = replace(result, data=renamed)
+    if job.options.compat and target.translate:
+        result = _point_compat_include(result, data, target, job)
     report = FileReport(target.display, Status.UNCHANGED, result.diagnostics, result.stats)
+    report.compat = job.options.compat and compat.includes_header(result.data)
     if job.references and (result.references or result.edits):
         from .source import LineIndex
 
@@ -204,6 +215,16 @@ def process(
     if cache is not None and report.written and job.mode is Mode.IN_PLACE:
         _record_output(target, result.data, job, table, cache)
     return report
+
+
+def _point_compat_include(result: FileResult, data: bytes, target: Target, job: Job) -> FileResult:
+    """The engine includes hipify_py_compat.h by its plain name; make the path
+    relative to where the file is written (the header sits in job.compat_dir)."""
+    if job.compat_dir is None or compat.PLAIN_INCLUDE.encode() in data:
+        return result  # --stdout, or the file had this include already
+    written = target.output if job.mode is Mode.OUTPUT_DIR and target.output else target.real
+    pointed = compat.point_include(result.data, compat.relative_include(job.compat_dir, written))
+    return result if pointed == result.data else replace(result, data=pointed)
 
 
 def _write_output(target: Target, output: Path, data: bytes, report: FileReport) -> None:

@@ -14,6 +14,7 @@ from toolchain_support import CI_RELEASES, amd_compiler
 
 from hip_smoke.harness import OK, SKIPPED, Settings, load_platforms, smoke_sample
 from hip_smoke.samples_index import all_samples
+from hipify_py.compat import HEADER, header_text
 
 SAMPLES = all_samples()
 FIXTURES = sorted(
@@ -56,6 +57,7 @@ def test_fixture_expected_output_compiles_for_gfx942(fixture: Path) -> None:
     expected = next(p for p in fixture.iterdir() if p.name.startswith("expected."))
     with compiler.workspace() as work:
         (work / "unit.hip").write_bytes(expected.read_bytes())
+        (work / HEADER).write_bytes(header_text())  # what --compat fixtures include
         done = compiler.run(
             ["--offload-arch=gfx942", "-x", "hip", "-c", "unit.hip", "-o", "unit.o"], cwd=work
         )
@@ -64,7 +66,14 @@ def test_fixture_expected_output_compiles_for_gfx942(fixture: Path) -> None:
 
 # Fixtures whose translation must build on HIP's NVIDIA backend as well (a test
 # that holds on one platform only drops code on the other).
-BOTH_PLATFORMS = ["166-include-guard-tests-both-platforms", "172-vector-compound-operators"]
+BOTH_PLATFORMS = [
+    "166-include-guard-tests-both-platforms",
+    "172-vector-compound-operators",
+    # --compat: on NVIDIA the header leaves CUDA's own functions in place
+    "240-compat-video-intrinsics-umin-umax",
+    "241-compat-cooperative-groups-reduce-scan",
+    "242-compat-cache-hint-loads-stores",
+]
 
 
 @pytest.mark.parametrize("name", BOTH_PLATFORMS)
@@ -81,5 +90,6 @@ def test_fixture_expected_output_compiles_on_hips_nvidia_backend(name: str) -> N
     expected = next(p for p in fixture.iterdir() if p.name.startswith("expected."))
     with compiler.workspace() as work:
         (work / "unit.hip").write_bytes(expected.read_bytes())
+        (work / HEADER).write_bytes(header_text())
         done = compiler.run(["-x", "cu", "-c", "unit.hip", "-o", "unit.o"], cwd=work)
     assert done.returncode == 0, done.stderr[-3000:]

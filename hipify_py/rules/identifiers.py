@@ -19,6 +19,8 @@ from functools import lru_cache
 import tree_sitter
 
 from .. import diagnostics as D
+from ..compat import data as compat_data
+from ..compat import text_includes_header
 from ..context import Context, cached_version
 from ..lexer import SpanIndex, opaque_spans, span_kind
 from ..semantic_facts import facts_in
@@ -602,9 +604,7 @@ def _rename(
         target = row.older_hip
     # a newer HIP renamed the HIP name (hipBLAS 3: hipblasCaxpy_v2 -> hipblasCaxpy)
     newer = (
-        not using_roc
-        and bool(row.newer_from)
-        and cached_version(row.newer_from) <= ctx.target_hip
+        not using_roc and bool(row.newer_from) and cached_version(row.newer_from) <= ctx.target_hip
     )
     if newer:
         target = row.newer_hip
@@ -622,6 +622,29 @@ def _rename(
             # "" marks a form (an arity) of the CUDA call that HIP lacks
             target = variant or None
             form = "" if variant else f" with {len(call.args)} arguments"
+    compat = compat_data()
+    if not in_string and (
+        (target is None and name in compat.names)
+        or (target == name and name in compat.also_for_types)
+    ):
+        if ctx.options.compat or text_includes_header(ctx.text):
+            # hipify_py_compat.h provides it under this name
+            ctx.needs_compat = True
+            ctx.stats.converted[("compat", row.kind)] += 1
+            ctx.references.append((start, name, name, "compat"))
+            return
+        if target is None:
+            ctx.stats.unconverted[name] += 1
+            ctx.stats.unconverted_library[row.library] += 1
+            ctx.report(
+                D.UNSUPPORTED_API,
+                start,
+                f"{name}{form} has no HIP equivalent ({_describe(row)}); left unchanged",
+                hint=f"{compat.hint} ({compat.names[name]})",
+                name=name,
+                end=end,
+            )
+            return
     if target is None:
         ctx.stats.unconverted[name] += 1
         ctx.stats.unconverted_library[row.library] += 1

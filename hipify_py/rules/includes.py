@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import tree_sitter
 
+from .. import compat
 from .. import diagnostics as D
 from ..context import Context, cached_version
 from ..table import HeaderRow
@@ -131,6 +132,7 @@ def run(ctx: Context) -> None:
     # target -> scopes (the #if branch, or the file) that include it already
     included: dict[str, set[int]] = {}
     top_level_runtime: list[tuple[IncludePath, tuple[int, int]]] = []  # mapped to the runtime
+    has_compat = False  # the file includes hipify_py_compat.h (or will)
     for path in include_paths(ctx):
         raw = ctx.text[path.start_byte : path.end_byte]
         if len(raw) < 2 or raw[0] not in '<"' or raw[-1] not in '>"':
@@ -144,6 +146,23 @@ def run(ctx: Context) -> None:
                 )
                 resulting.add(new_name)
                 continue
+        if name == compat.HEADER or name.endswith("/" + compat.HEADER):
+            has_compat = True
+        if ctx.options.compat and name in compat.data().includes:
+            # <cooperative_groups/reduce.h>: the compat header provides it
+            ctx.needs_compat = True
+            if has_compat:  # one include of the header is enough
+                _, line = _scope_and_line(ctx, path)
+                if line is not None:
+                    ctx.edit(line[0], line[1], "", "include", structural=False)
+                continue
+            has_compat = True
+            ctx.edit(
+                path.start_byte, path.end_byte, f'"{compat.HEADER}"', "include", structural=False
+            )
+            ctx.stats.converted[("compat", "header")] += 1
+            ctx.references.append((path.start_byte, f"<{name}>", f'"{compat.HEADER}"', "compat"))
+            continue
         row = lookup_header(ctx, name)
         if row is None:
             resulting.add(name)
@@ -195,6 +214,8 @@ def run(ctx: Context) -> None:
     newline = ctx.info.newline.decode("latin-1")
     for header in sorted(ctx.needed_headers - resulting):
         ctx.after_runtime.append(f"#include <{header}>{newline}")
+    if ctx.needs_compat and not has_compat:
+        ctx.after_runtime.append(f"{compat.PLAIN_INCLUDE}{newline}")
     if ctx.before_runtime or ctx.after_runtime:
         _place_around_runtime(ctx, None if inserted else first_provider)
 
@@ -249,7 +270,7 @@ def _target(ctx: Context, row: HeaderRow, path: IncludePath, name: str) -> str |
             D.UNSUPPORTED_HEADER,
             path.start_byte,
             f"<{name}> has no HIP counterpart; left unchanged",
-            hint=row.hint or row.note,
+            hint=_compat_hint(name) or row.hint or row.note,
             name=name,
             end=path.end_byte,
         )
@@ -369,3 +390,9 @@ def _line_end(ctx: Context, offset: int) -> int:
     while nl != -1 and _continued(text, nl):
         nl = text.find("\n", nl + 1)
     return len(text) if nl == -1 else nl + 1
+
+
+def _compat_hint(name: str) -> str:
+    """The hint of a header hipify_py_compat.h replaces under --compat."""
+    provides = compat.data().includes.get(name)
+    return f"{compat.data().hint} ({provides})" if provides else ""

@@ -69,9 +69,7 @@ class Actions:
     sections: dict[tuple[str, str], str]
 
     def for_row(self, library: str, section: str) -> str:
-        return (
-            self.sections.get((library, section)) or self.defaults.get(library) or self.unknown
-        )
+        return self.sections.get((library, section)) or self.defaults.get(library) or self.unknown
 
 
 def _text(value: Any, where: str) -> str:
@@ -534,6 +532,8 @@ def _is_header(d: Diagnostic) -> bool:
 
 
 def _blocker(d: Diagnostic, reason: str, table: MappingTable) -> Blocker:
+    from .compat import data as compat_data
+
     """The Blocker of ``d``, with a hint that says what to do: the mapping row's
     own hint (the diagnostic's for HPY103, which names the HIP version), else
     the action of the row's table section (blocker_actions.yaml)."""
@@ -541,8 +541,8 @@ def _blocker(d: Diagnostic, reason: str, table: MappingTable) -> Blocker:
     if _is_header(d):
         header = table.headers.get(d.name)
         specific = (header.hint or header.note) if header is not None else d.hint
-        if d.code == "HPY103":
-            specific = d.hint
+        if d.code == "HPY103" or d.name in compat_data().includes:
+            specific = d.hint  # the version it needs, or: pass --compat
         return Blocker(
             f"<{d.name}>",
             (header.library if header is not None else "") or "headers",
@@ -556,13 +556,13 @@ def _blocker(d: Diagnostic, reason: str, table: MappingTable) -> Blocker:
         specific = "" if d.hint == _GENERIC_HINT else d.hint
         hint = with_action(specific, actions.unknown)
         return Blocker(d.name, "unknown", "", reason, d.code, hint)
-    specific = d.hint if d.code == "HPY103" else row.hint
+    specific = d.hint if d.code == "HPY103" or d.name in compat_data().names else row.hint
     hint = with_action(specific, actions.for_row(row.library, row.section))
     return Blocker(d.name, row.library, row.kind, reason, d.code, hint)
 
 
 def _kind_of(name: str, table: MappingTable) -> str:
-    if name[:1] in "<\"":
+    if name[:1] in '<"':
         return "header"
     row = table.names.get(name)
     return row.kind if row is not None else ""
@@ -704,9 +704,23 @@ def render_json(report: Report) -> str:
 # --------------------------------------------------------------------------- CSV
 
 FILE_COLUMNS = (
-    "path", "status", "effort_hours_low", "effort_hours_high", "converted", "unconverted",
-    "automatic_percent", "lines_total", "lines_changed", "lines_automatic", "lines_manual",
-    "errors", "warnings", "hazards", "ptx_sites", "blockers", "problem",
+    "path",
+    "status",
+    "effort_hours_low",
+    "effort_hours_high",
+    "converted",
+    "unconverted",
+    "automatic_percent",
+    "lines_total",
+    "lines_changed",
+    "lines_automatic",
+    "lines_manual",
+    "errors",
+    "warnings",
+    "hazards",
+    "ptx_sites",
+    "blockers",
+    "problem",
 )
 API_COLUMNS = ("name", "library", "kind", "status", "hip", "uses", "files")
 
@@ -732,11 +746,23 @@ def render_csv(report: Report) -> str:
         FILE_COLUMNS,
         (
             [
-                f.path, f.status, f"{f.effort.low / 60:.1f}", f"{f.effort.high / 60:.1f}",
-                f.converted, f.unconverted,
+                f.path,
+                f.status,
+                f"{f.effort.low / 60:.1f}",
+                f"{f.effort.high / 60:.1f}",
+                f.converted,
+                f.unconverted,
                 "" if f.automatic_percent is None else f"{f.automatic_percent:.1f}",
-                f.lines_total, f.lines_changed, f.lines_automatic, f.lines_manual,
-                f.errors, f.warnings, f.hazards, f.ptx_sites, ";".join(f.blockers), f.problem,
+                f.lines_total,
+                f.lines_changed,
+                f.lines_automatic,
+                f.lines_manual,
+                f.errors,
+                f.warnings,
+                f.hazards,
+                f.ptx_sites,
+                ";".join(f.blockers),
+                f.problem,
             ]
             for f in report.files
         ),
@@ -1189,7 +1215,6 @@ def _c_(text: str) -> str:
 def _name(text: str) -> str:
     """A CUDA name: kept on one line."""
     return f'<code class="name">{_e(text)}</code>'
-
 
 
 def render_html(report: Report, max_sites: int = 200) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .cli_translate import (
+    _compat_header,
     _emit,
     _exit_code,
     _fail,
@@ -98,6 +99,8 @@ def run_stdin(flags: dict[str, Any], explicit: set[str]) -> int:
     verbosity = verbosity_of(flags)
     as_json = flags["form"] == "json"
     _emit(report, mode, verbosity, as_json)
+    if report.compat:  # nothing is written from stdin: say where the header comes from
+        _compat_header(None, mode, Summary(), verbosity)
     summary = Summary()
     summary.add(report)
     if as_json:
@@ -124,6 +127,7 @@ def translate_stdin(
     ``clang``: the semantic.ClangSetup of --engine clang, which parses the
     bytes as the file ``name`` (its compile_commands.json entry; unnamed, a
     .cu file in the current folder)."""
+    from .compat import includes_header
     from .engine import translate_bytes
     from .project_names import _scan_data, defined_names, scan_project
     from .result_cache import ResultCache
@@ -153,6 +157,7 @@ def translate_stdin(
     else:
         result = translate_bytes(data, table, options)
     report = FileReport(display, Status.UNCHANGED, result.diagnostics, result.stats)
+    report.compat = options.compat and includes_header(result.data)
     if result.skipped is not None:  # not source text: passed through
         report.status = Status.SKIPPED
         report.output = data if mode is Mode.STDOUT else None

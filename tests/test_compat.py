@@ -178,3 +178,14 @@ def test_check_and_the_config_key(tmp_path: Path) -> None:
         "<cooperative_groups/reduce.h>",
     }
     assert all(hint.startswith("pass --compat") for hint in blockers.values()), blockers
+
+
+def test_stdin_gets_the_plain_include_and_the_note() -> None:
+    source = b"__global__ void k(unsigned int* u) { u[0] = __vsub4(u[1], u[2]); }\n"
+    done = run_cli("--compat", "-", input=source)
+    assert done.returncode == 0, done.stderr.decode()
+    assert b'#include "hipify_py_compat.h"\n' in done.stdout
+    assert b"hipify-py compat-header > hipify_py_compat.h" in done.stderr
+    plain = run_cli("-", input=source)
+    assert b"hipify_py_compat.h" not in plain.stdout
+    assert b"[HPY101]" in plain.stderr

@@ -12,12 +12,17 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 from toolchain_support import CI_RELEASES, amd_compiler
 
 from hip_smoke.toolchain import Compiler, ToolchainError, find_nvidia
 from hipify_py.compat import HEADER, HEADER_FILE, data
 
 PROGRAM = Path(__file__).resolve().parent / "data" / "compat" / "uses_every_function.hip"
+# the GPU equality program: plain CUDA that calls every provided function
+EQUALITY = (
+    Path(__file__).resolve().parent.parent / "benchmarks" / "compat_equality" / "compat_equality.cu"
+)
 
 
 def nvidia() -> Compiler:
@@ -71,3 +76,22 @@ def test_no_provided_name_is_declared_by_hip(release: str) -> None:
     for name in data().also_for_types:
         kinds = set(re.findall(rf"\b{name}\s*\(\s*const\s+(\w+)\s*\*", text))
         assert kinds <= {"__half", "__half2"}, (name, kinds)
+
+
+@pytest.mark.parametrize("release", CI_RELEASES)
+def test_the_translated_equality_program_compiles_for_gfx942(release: str, tmp_path: Path) -> None:
+    """benchmarks/compat_equality's CUDA program, translated with --compat
+    through the CLI, builds for gfx942: every call resolves to the header."""
+    compiler = amd_compiler(release)
+    done = run_cli("--compat", "--hip-version", release, str(EQUALITY), "-o", str(tmp_path))
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"HPY101" not in done.stderr and b"HPY201" not in done.stderr
+    translated = (tmp_path / EQUALITY.name).read_bytes()
+    assert b'#include "hipify_py_compat.h"' in translated
+    with compiler.workspace() as work:
+        (work / HEADER).write_bytes((tmp_path / HEADER).read_bytes())
+        (work / "unit.hip").write_bytes(translated)
+        built = compiler.run(
+            ["--offload-arch=gfx942", "-x", "hip", "-c", "unit.hip", "-o", "unit.o"], cwd=work
+        )
+    assert built.returncode == 0, built.stderr[-4000:]

@@ -100,7 +100,10 @@ UNSUPPORTED_API = _code(
     "a CUDA API with no HIP equivalent; left unchanged",
     why="The code will not compile for AMD GPUs until this call is replaced.",
     example="cudaGraphInstantiateWithParams(...)",
-    fix="Rewrite the code around the missing API or implement it on top of what HIP offers.",
+    fix="Rewrite the code around the missing API or implement it on top of what HIP offers.  "
+    "For the SIMD video intrinsics (__vsub4, __vcmpne4, ...), the cache-hint loads and stores "
+    "(__stcs, __ldlu, ...) and umin/umax, pass --compat: hipify_py_compat.h provides them "
+    "(the hint says so).",
 )
 UNKNOWN_CUDA_NAME = _code(
     "HPY102",
@@ -201,7 +204,9 @@ UNSUPPORTED_HEADER = _code(
     "unsupported-header",
     E,
     "a CUDA header with no HIP counterpart; left unchanged",
-    fix="Remove the include and port what it provided (see the hint).",
+    fix="Remove the include and port what it provided (see the hint).  "
+    "<cooperative_groups/reduce.h> and <cooperative_groups/scan.h>: pass --compat, which "
+    "replaces them with hipify_py_compat.h.",
     why="The file includes a CUDA header that ROCm has no counterpart for, so it cannot compile "
     "for AMD GPUs.",
     example="#include <mma.h>",

@@ -370,6 +370,17 @@ WARP_SIZE_SHARED_ARRAY = _code(
     example="__shared__ float warp_sums[32];",
     fix="Size it by blockDim.x / warpSize and index it with threadIdx.x / warpSize.",
 )
+CUB_WARP_TRANSPOSE_BLOCK = _code(
+    "HPY427",
+    "cub-warp-transpose-block",
+    E,
+    "a hipCUB BlockLoad/BlockStore with a warp-transpose algorithm and a block that is not "
+    "whole 64-lane wavefronts",
+    why="CUB needs whole 32-lane warps for BLOCK_LOAD_WARP_TRANSPOSE; rocPRIM (under hipCUB) "
+    "static_asserts that the block size is a multiple of the wavefront, 64 on gfx942.",
+    example="cub::BlockLoad<int, 32, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>",
+    fix="Use a block of a multiple of 64 threads, or the DIRECT / TRANSPOSE algorithm.",
+)
 WARP_SIZE_COMPARE = _code(
     "HPY424",
     "warpsize-compared-with-32",

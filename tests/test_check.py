@@ -377,9 +377,10 @@ def test_write_baseline_refuses_a_shard(tmp_path: Path) -> None:
 
 def test_shards_partition_the_files(tmp_path: Path) -> None:
     files = {f"d{i % 3}/f{i}.cu": CUDA if i % 2 else HIP for i in range(11)}
-    # a project helper defined in one file and used in another: a shard that
-    # does not contain the definition must not report it as unknown CUDA API
-    files["d0/helpers.cu"] = "#define cudaCheckThing(x) (x)\n"
+    # a project helper defined in a header and used in another file: a shard
+    # that does not contain the definition must not report it as unknown CUDA
+    # API (what a source file defines is its own: only headers are shared)
+    files["d0/helpers.cuh"] = "#define cudaCheckThing(x) (x)\n"
     files["d1/uses.cu"] = "void f(float** p) { cudaCheckThing(cudaMalloc(p, 4)); }\n"
     root = _tree(tmp_path, files)
     _, whole = _json(root, ".")

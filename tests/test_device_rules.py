@@ -492,3 +492,29 @@ def test_a_ballot_kept_through_a_type_alias_is_reported(alias: str) -> None:
     assert [d.code for d in only(src, "HPY403", hip_version="7.2")] == ["HPY403"]
     wide = src.replace("uint m", "unsigned long long m")
     assert only(wide, "HPY403", hip_version="7.2") == []
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ("for (int d = 1; d < 32; d *= 2) { int t = __shfl_up_sync(0xffffffff, v, d); if (lane >= d) v += t; }", "HPY421"),
+        ("for (int d = 1; d <= 16; d <<= 1) v += __shfl_xor_sync(0xffffffff, v, d);", "HPY421"),
+        ("v = __shfl_sync(0xffffffff, v, 31);", "HPY420"),
+        ("v = __shfl(v, 31);", "HPY420"),
+    ],
+)
+def test_other_32_lane_shapes_are_reported(body: str, code: str) -> None:
+    src = f"__device__ int f(int v, int lane) {{ {body} return v; }}\n"
+    assert [d.code for d in only(src, code, hip_version="7.2")] == [code]
+    # written for any warp size: nothing to report
+    fixed = body.replace("< 32", "< warpSize").replace("<= 16", "< warpSize").replace(", 31)", ", warpSize - 1)")
+    assert only(fixed.join(["__device__ int f(int v, int lane) { ", " return v; }\n"]), code, hip_version="7.2") == []
+
+
+@pytest.mark.parametrize(
+    "decl",
+    ["constexpr int kWarpSize = n < 32 ? n : 32;", "const int warp_size = std::min(n, 32);"],
+)
+def test_a_warp_size_capped_at_32_is_reported(decl: str) -> None:
+    src = f"template <int n> __device__ int w() {{ {decl} return 0; }}\n"
+    assert [d.code for d in only(src, "HPY422", hip_version="7.2")] == ["HPY422"]

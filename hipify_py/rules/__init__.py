@@ -15,6 +15,7 @@ def all_rules() -> list[Rule]:
     from . import (
         arch,
         asm,
+        cub_blocks,
         cxx17,
         device_hazards,
         guards,
@@ -41,6 +42,7 @@ def all_rules() -> list[Rule]:
         arch.run,
         launch.run,
         cxx17.run,
+        cub_blocks.run,
         overloads.run,
         vector_ops.run,
         includes.run,

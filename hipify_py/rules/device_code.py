@@ -14,6 +14,19 @@ from ..context import Context
 _FUNCTIONS = frozenset({"function_definition", "lambda_expression"})
 
 
+_NOT_CODE = frozenset(
+    {
+        "string_literal",
+        "string_content",
+        "raw_string_literal",
+        "char_literal",
+        "comment",
+        "concatenated_string",
+        "system_lib_string",
+    }
+)
+
+
 def device_bodies(ctx: Context) -> list[tuple[int, int, tree_sitter.Node]]:
     """(start, end, function node) of each device function body, in file order."""
     cached = ctx.cache.get("device_bodies")
@@ -31,6 +44,10 @@ def device_bodies(ctx: Context) -> list[tuple[int, int, tree_sitter.Node]]:
     )
     for marker_start, marker_end in markers:
         node = ctx.root.descendant_for_byte_range(marker_start, marker_end)
+        if node is not None and node.type in _NOT_CODE:
+            continue  # "__global__ void k() {}" in an NVRTC source string, a comment
+        if node is not None and node.parent is not None and node.parent.type in _NOT_CODE:
+            continue
         while node is not None and node.type not in _FUNCTIONS:
             if node.type in ("translation_unit", "declaration", "field_declaration"):
                 node = None
@@ -297,13 +314,10 @@ def file_constant(ctx: Context, name: str) -> tuple[str, int] | None:
         if after is None:
             continue
         if not (
-            _CONSTANT_BEFORE.search(before)
-            or _ENUM_OPEN.search(text, max(0, start - 2000), start)
+            _CONSTANT_BEFORE.search(before) or _ENUM_OPEN.search(text, max(0, start - 2000), start)
         ):
             continue
-        node: tree_sitter.Node | None = ctx.root.descendant_for_byte_range(
-            start, start + len(name)
-        )
+        node: tree_sitter.Node | None = ctx.root.descendant_for_byte_range(start, start + len(name))
         local = False
         while node is not None:
             if node.type in _FUNCTION_LIKE:
@@ -331,8 +345,12 @@ def visible(ctx: Context, name: str, offset: int) -> Declared | None:
         params = macro_parameters(ctx, macro)
         if name in params:
             return Declared(
-                "macro-parameter", name, start=macro.start_byte, node=macro,
-                index=params.index(name), owner=macro,
+                "macro-parameter",
+                name,
+                start=macro.start_byte,
+                node=macro,
+                index=params.index(name),
+                owner=macro,
             )
         define = define_of(ctx, name)
     else:

@@ -102,11 +102,86 @@ _CONDITIONS = frozenset(
 )
 
 
+_GROWING = re.compile(r"\*=\s*2\b|<<=\s*1\b|=\s*\w+\s*\*\s*2\b|=\s*\w+\s*<<\s*1\b")
+_BOUND_32 = re.compile(r"<\s*32[uU]?\s*;?$|<=\s*16[uU]?\s*;?$")
+_LANE_31 = re.compile(r"\b__shfl(?:_sync)?\s*\(")
+_CLAMP_32 = re.compile(
+    rf"\b({_WARP_NAME})\s*=\s*(?:\w+\s*<\s*32[uU]?\s*\?\s*\w+\s*:\s*32[uU]?"
+    r"|(?:std\s*::\s*)?min\s*\(\s*\w+\s*,\s*32[uU]?\s*\)"
+    r"|(?:std\s*::\s*)?min\s*\(\s*32[uU]?\s*,\s*\w+\s*\))"
+)
+
+
+def _scans_and_lanes(ctx: Context) -> None:
+    """Other 32-lane shapes: a scan whose offset doubles up to 32
+    (``for (d = 1; d < 32; d *= 2) ... __shfl_up(v, d)``), a shuffle from lane
+    31 (the last lane of a 32-wide warp), and a warp size clamped to 32
+    (``kWarpSize = n < 32 ? n : 32``)."""
+    text = ctx.text
+    for start, end, _ in device_bodies(ctx):
+        if "__shfl" not in text[start:end]:
+            continue
+        tile = _in_tile_function(ctx, start)
+        for for_at in occurrences(text[start:end], "for"):
+            node = ctx.root.descendant_for_byte_range(start + for_at, start + for_at + 3)
+            loop = node.parent if node is not None else None
+            if loop is None or loop.type != "for_statement" or tile:
+                continue
+            condition = loop.child_by_field_name("condition")
+            update = loop.child_by_field_name("update")
+            body = loop.child_by_field_name("body")
+            if condition is None or update is None or body is None:
+                continue
+            bound = " ".join(ctx.node_text(condition).split())
+            if not _BOUND_32.search(bound) or not _GROWING.search(ctx.node_text(update)):
+                continue
+            if "__shfl" not in ctx.node_text(body):
+                continue
+            ctx.report(
+                D.WARP_SIZE_REDUCTION,
+                loop.start_byte,
+                f"a warp scan or reduction whose offset doubles while `{bound}` covers 32 lanes; "
+                "a gfx942 wavefront has 64, so lanes 32-63 are never combined",
+                hint="loop while the offset is below warpSize: for (int d = 1; d < warpSize; "
+                "d *= 2)",
+                end=loop.end_byte,
+            )
+    for match in matches_at(_LANE_31, text, offsets_of(text, "__shfl")):
+        node = ctx.root.descendant_for_byte_range(match.start(), match.start() + 2)
+        call = node.parent if node is not None else None
+        if call is None or call.type != "call_expression" or _in_tile_function(ctx, match.start()):
+            continue
+        arguments = call.child_by_field_name("arguments")
+        args = [a for a in arguments.named_children if a.type != "comment"] if arguments else []
+        lane = 2 if "_sync" in match.group() else 1
+        if len(args) > lane and ctx.node_text(args[lane]).strip().rstrip("uU") == "31":
+            ctx.report(
+                D.WARP_SIZE_LANE_MATH,
+                call.start_byte,
+                f"`{' '.join(ctx.node_text(call).split())}` reads lane 31, the last lane of a "
+                "32-wide warp; a gfx942 wavefront's last lane is 63",
+                hint="read lane warpSize - 1",
+                end=call.end_byte,
+            )
+    for match in _CLAMP_32.finditer(text):
+        if not _number_in_code(ctx, match.start(), match.end()):
+            continue
+        ctx.report(
+            D.WARP_SIZE_CONSTANT,
+            match.start(),
+            f"`{' '.join(match.group().split())}` caps a warp size at 32; a gfx942 wavefront "
+            "has 64 lanes",
+            hint="cap it at warpSize (or the wavefront width as a constant, 64 on gfx942)",
+            end=match.end(),
+        )
+
+
 def run(ctx: Context) -> None:
     if not device_bodies(ctx) and _CANDIDATE.search(ctx.text) is None:
         return
     _lane_math(ctx)
     _reductions(ctx)
+    _scans_and_lanes(ctx)
     _in_macros(ctx)
     _constants(ctx)
     _shared_arrays(ctx)

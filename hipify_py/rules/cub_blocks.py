@@ -1,0 +1,80 @@
+"""hipCUB block primitives with a warp-transpose algorithm and a block size
+that is not a whole number of wavefronts.
+
+CUB's ``BlockLoad<T, 32, 4, BLOCK_LOAD_WARP_TRANSPOSE>`` (and BlockStore's
+``BLOCK_STORE_WARP_TRANSPOSE``) needs the block to be whole warps: 32 threads
+is one warp on NVIDIA.  rocPRIM, under hipCUB, static_asserts that the block
+size is a multiple of the wavefront, 64 on gfx942 ("BlockSize must be a
+multiple of hardware warpsize", hipcc 7.2.4), so the translation does not
+compile.  Reported at the type, with the fix.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import diagnostics as D
+from ..context import Context
+from .device_code import constant_value
+
+WAVEFRONT = 64
+_PRIMITIVE = re.compile(r"\b(?:hip)?cub\s*::\s*Block(Load|Store)\s*<")
+
+
+def run(ctx: Context) -> None:
+    text = ctx.text
+    if "WARP_TRANSPOSE" not in text:
+        return
+    for match in _PRIMITIVE.finditer(text):
+        arguments = _template_arguments(text, match.end())
+        if len(arguments) < 4 or "WARP_TRANSPOSE" not in arguments[3]:
+            continue
+        threads_text = arguments[1].strip()
+        threads = _value(ctx, threads_text, match.start())
+        if threads is None or threads % WAVEFRONT == 0:
+            continue
+        ctx.report(
+            D.CUB_WARP_TRANSPOSE_BLOCK,
+            match.start(),
+            f"Block{match.group(1)} with {arguments[3].strip()} and {threads} threads "
+            f"({threads_text}): rocPRIM requires whole 64-lane wavefronts for the warp-transpose "
+            "algorithms (a static_assert under hipcc)",
+            hint=f"use a block of a multiple of 64 threads, or the BLOCK_{match.group(1).upper()}"
+            "_DIRECT / _TRANSPOSE algorithm",
+            name=f"Block{match.group(1)}",
+            end=match.end(),
+        )
+
+
+def _template_arguments(text: str, start: int) -> list[str]:
+    """The top-level arguments of the template argument list opened before start."""
+    depth, parts, current = 1, [], start
+    for at in range(start, min(len(text), start + 2000)):
+        char = text[at]
+        if char in "<([{":
+            depth += 1
+        elif char in ">)]}":
+            depth -= 1
+            if depth == 0:
+                parts.append(text[current:at])
+                return parts
+        elif char == "," and depth == 1:
+            parts.append(text[current:at])
+            current = at + 1
+        elif char == ";":
+            break
+    return []
+
+
+def _value(ctx: Context, text: str, offset: int) -> int | None:
+    for _ in range(4):  # a constant defined as another constant
+        number = re.fullmatch(r"\(?\s*(\d+)[uUlL]*\s*\)?", text)
+        if number is not None:
+            return int(number.group(1))
+        if not re.fullmatch(r"[A-Za-z_]\w*", text):
+            return None
+        found = constant_value(ctx, text, offset)
+        if found is None:
+            return None
+        text = found.strip()
+    return None

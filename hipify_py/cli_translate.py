@@ -435,11 +435,12 @@ def _compat_header(folder: Path | None, mode: Mode, summary: Summary, verbosity:
     from .compat import HEADER, write_header
 
     if folder is None or not mode.writes:
-        where = f" into {folder}" if folder is not None else " next to the file"
+        where = " next to the file" if folder is None else ""
+        target = HEADER if folder is None else str(folder / HEADER)
         if verbosity >= 0:
             click.echo(
                 f"hipify-py: note: the translation includes {HEADER}; write it{where} with "
-                f"`hipify-py compat-header > {HEADER}`",
+                f"`hipify-py compat-header > {target}`",
                 err=True,
             )
         return

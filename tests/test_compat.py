@@ -189,3 +189,13 @@ def test_stdin_gets_the_plain_include_and_the_note() -> None:
     plain = run_cli("-", input=source)
     assert b"hipify_py_compat.h" not in plain.stdout
     assert b"[HPY101]" in plain.stderr
+
+
+def test_diff_writes_nothing_and_names_where_the_header_belongs(tmp_path: Path) -> None:
+    make_tree(tmp_path)
+    before = snapshot(tmp_path)
+    done = run_cli("--compat", "--diff", str(tmp_path))
+    assert done.returncode == 0, done.stderr.decode()
+    assert snapshot(tmp_path) == before
+    assert b'+#include "../../hipify_py_compat.h"' in done.stdout
+    assert f"hipify-py compat-header > {tmp_path / HEADER}".encode() in done.stderr

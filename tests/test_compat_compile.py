@@ -34,10 +34,10 @@ def nvidia() -> Compiler:
         pytest.skip(str(exc))
 
 
-def build(compiler: Compiler, args: list[str]) -> str:
+def build(compiler: Compiler, args: list[str], program: Path = PROGRAM) -> str:
     with compiler.workspace() as work:
         (work / HEADER).write_bytes(HEADER_FILE.read_bytes())
-        (work / "unit.hip").write_bytes(PROGRAM.read_bytes())
+        (work / "unit.hip").write_bytes(program.read_bytes())
         done = compiler.run([*args, "unit.hip", "-o", "unit.o"], cwd=work)
     assert done.returncode == 0, done.stderr[-4000:]
     return done.stderr
@@ -46,6 +46,17 @@ def build(compiler: Compiler, args: list[str]) -> str:
 @pytest.mark.parametrize("release", CI_RELEASES)
 def test_every_function_compiles_for_gfx942(release: str) -> None:
     build(amd_compiler(release), ["--offload-arch=gfx942", "-x", "hip", "-c"])
+
+
+@pytest.mark.parametrize("release", CI_RELEASES)
+def test_a_ports_own_definitions_do_not_collide(release: str) -> None:
+    """A project's own umin / __vsub4 / __vsubss4 (a HIP port's shim) next
+    to the header: the header's exports are templates, the project's win."""
+    build(
+        amd_compiler(release),
+        ["--offload-arch=gfx942", "-x", "hip", "-c"],
+        PROGRAM.with_name("own_definitions.hip"),
+    )
 
 
 def test_every_function_compiles_as_hip_on_nvidia() -> None:

@@ -298,22 +298,47 @@ __device__ inline Ty exclusive_scan(const Group& g, Ty val) { return cg::exclusi
 }  // namespace hipify_py_compat
 
 #if defined(__HIP_PLATFORM_AMD__) && !defined(HIPIFY_PY_COMPAT_NO_EXPORT)
-using hipify_py_compat::umin;
-using hipify_py_compat::umax;
-using hipify_py_compat::llmin;
-using hipify_py_compat::llmax;
-using hipify_py_compat::ullmin;
-using hipify_py_compat::ullmax;
-using hipify_py_compat::__ldcs;
-using hipify_py_compat::__ldlu;
-using hipify_py_compat::__ldcg;
-using hipify_py_compat::__ldca;
-using hipify_py_compat::__ldcv;
-using hipify_py_compat::__stcs;
-using hipify_py_compat::__stcg;
-using hipify_py_compat::__stwb;
-using hipify_py_compat::__stwt;
-#define HIPIFY_PY_COMPAT_EXPORT2(N) using hipify_py_compat::N##2; using hipify_py_compat::N##4;
+// Exported as function templates (a defaulted, unused template parameter, or
+// the accessed type): a project's own non-template function of the same
+// signature - a HIP port's `__device__ unsigned umin(unsigned, unsigned)`, or
+// HIP's own __ldcs(const __half*) - is then preferred by overload resolution
+// instead of colliding with this one.
+namespace hipify_py_compat {
+namespace detail {
+template <class T> struct same { typedef T type; };  // a parameter that deduces nothing
+}  // namespace detail
+}  // namespace hipify_py_compat
+#define HIPIFY_PY_COMPAT_EXPORT_BINARY(NAME, T)                \
+  template <class HipifyPyCompat = void>                       \
+  __device__ inline T NAME(T a, T b) { return hipify_py_compat::NAME(a, b); }
+#define HIPIFY_PY_COMPAT_EXPORT_UNARY(NAME)                    \
+  template <class HipifyPyCompat = void>                       \
+  __device__ inline unsigned int NAME(unsigned int a) { return hipify_py_compat::NAME(a); }
+#define HIPIFY_PY_COMPAT_EXPORT_LOAD(NAME) \
+  template <class T> __device__ inline T NAME(const T* p) { return hipify_py_compat::NAME(p); }
+#define HIPIFY_PY_COMPAT_EXPORT_STORE(NAME)                                            \
+  template <class T>                                                                   \
+  __device__ inline void NAME(T* p, typename hipify_py_compat::detail::same<T>::type v) { \
+    hipify_py_compat::NAME(p, v);                                                      \
+  }
+HIPIFY_PY_COMPAT_EXPORT_BINARY(umin, unsigned int)
+HIPIFY_PY_COMPAT_EXPORT_BINARY(umax, unsigned int)
+HIPIFY_PY_COMPAT_EXPORT_BINARY(llmin, long long)
+HIPIFY_PY_COMPAT_EXPORT_BINARY(llmax, long long)
+HIPIFY_PY_COMPAT_EXPORT_BINARY(ullmin, unsigned long long)
+HIPIFY_PY_COMPAT_EXPORT_BINARY(ullmax, unsigned long long)
+HIPIFY_PY_COMPAT_EXPORT_LOAD(__ldcs)
+HIPIFY_PY_COMPAT_EXPORT_LOAD(__ldlu)
+HIPIFY_PY_COMPAT_EXPORT_LOAD(__ldcg)
+HIPIFY_PY_COMPAT_EXPORT_LOAD(__ldca)
+HIPIFY_PY_COMPAT_EXPORT_LOAD(__ldcv)
+HIPIFY_PY_COMPAT_EXPORT_STORE(__stcs)
+HIPIFY_PY_COMPAT_EXPORT_STORE(__stcg)
+HIPIFY_PY_COMPAT_EXPORT_STORE(__stwb)
+HIPIFY_PY_COMPAT_EXPORT_STORE(__stwt)
+#define HIPIFY_PY_COMPAT_EXPORT2(N) \
+  HIPIFY_PY_COMPAT_EXPORT_BINARY(N##2, unsigned int) HIPIFY_PY_COMPAT_EXPORT_BINARY(N##4, unsigned int)
+#define HIPIFY_PY_COMPAT_EXPORT1(N) HIPIFY_PY_COMPAT_EXPORT_UNARY(N##2) HIPIFY_PY_COMPAT_EXPORT_UNARY(N##4)
 HIPIFY_PY_COMPAT_EXPORT2(__vadd)
 HIPIFY_PY_COMPAT_EXPORT2(__vsub)
 HIPIFY_PY_COMPAT_EXPORT2(__vabsdiffu)
@@ -348,13 +373,18 @@ HIPIFY_PY_COMPAT_EXPORT2(__vaddss)
 HIPIFY_PY_COMPAT_EXPORT2(__vsubss)
 HIPIFY_PY_COMPAT_EXPORT2(__vaddus)
 HIPIFY_PY_COMPAT_EXPORT2(__vsubus)
-HIPIFY_PY_COMPAT_EXPORT2(__vabs)
-HIPIFY_PY_COMPAT_EXPORT2(__vabsss)
-HIPIFY_PY_COMPAT_EXPORT2(__vneg)
-HIPIFY_PY_COMPAT_EXPORT2(__vnegss)
 HIPIFY_PY_COMPAT_EXPORT2(__vsadu)
 HIPIFY_PY_COMPAT_EXPORT2(__vsads)
+HIPIFY_PY_COMPAT_EXPORT1(__vabs)
+HIPIFY_PY_COMPAT_EXPORT1(__vabsss)
+HIPIFY_PY_COMPAT_EXPORT1(__vneg)
+HIPIFY_PY_COMPAT_EXPORT1(__vnegss)
+#undef HIPIFY_PY_COMPAT_EXPORT1
 #undef HIPIFY_PY_COMPAT_EXPORT2
+#undef HIPIFY_PY_COMPAT_EXPORT_STORE
+#undef HIPIFY_PY_COMPAT_EXPORT_LOAD
+#undef HIPIFY_PY_COMPAT_EXPORT_UNARY
+#undef HIPIFY_PY_COMPAT_EXPORT_BINARY
 namespace cooperative_groups {
 using hipify_py_compat::cg::plus;
 using hipify_py_compat::cg::less;

@@ -68,14 +68,25 @@ def proc_mounted(roots: list[Path]) -> Iterator[None]:
             subprocess.run(["umount", str(root / "proc")], capture_output=True)
 
 
-def command_for(target: str, unit: str, include: list[str], defines: list[str],
-                cuda_flags: list[str]) -> list[str]:
+def command_for(
+    target: str, unit: str, include: list[str], defines: list[str], cuda_flags: list[str]
+) -> list[str]:
     flags = ["-std=c++17", *(f"-I{i}" for i in include), *(f"-D{d}" for d in defines)]
     if target == "cuda":
         return [*NVCC, *cuda_flags, *flags, "-x", "cu", "-c", unit, "-o", "/dev/null"]
     if target == "nvidia":
-        return [*NVCC, *cuda_flags, "-D__HIP_PLATFORM_NVIDIA__", *flags, "-x", "cu", "-c", unit,
-                "-o", "/dev/null"]
+        return [
+            *NVCC,
+            *cuda_flags,
+            "-D__HIP_PLATFORM_NVIDIA__",
+            *flags,
+            "-x",
+            "cu",
+            "-c",
+            unit,
+            "-o",
+            "/dev/null",
+        ]
     return [*HIPCC, *flags, "-x", "hip", "-c", unit, "-o", "/dev/null"]
 
 
@@ -105,8 +116,9 @@ def tree_digest(tree: Path) -> str:
     return digest.hexdigest()
 
 
-def compile_unit(root: Path, tree: Path, argv: list[str], cache: Path | None,
-                 key_parts: list[str]) -> Outcome:
+def compile_unit(
+    root: Path, tree: Path, argv: list[str], cache: Path | None, key_parts: list[str]
+) -> Outcome:
     """Compile in ``tree`` (a folder inside ``root``) with ``argv``; results
     are cached in ``cache`` under the tree's digest, the root and the command."""
     marker = root / MARKER
@@ -123,7 +135,9 @@ def compile_unit(root: Path, tree: Path, argv: list[str], cache: Path | None,
         try:
             done = subprocess.run(
                 ["nice", "-n", "10", "chroot", str(root), "/bin/sh", "-c", script],
-                capture_output=True, text=True, timeout=TIMEOUT,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
             )
             output, code = done.stdout + done.stderr, done.returncode
         except subprocess.TimeoutExpired:

@@ -15,8 +15,12 @@ CLASSES_YAML = Path(__file__).resolve().parent / "classes.yaml"
 
 # clang: "file:line:col: error: msg"; nvcc's front end: "file(line): error: msg";
 # g++ (nvcc's host pass): "file:line:col: error: msg"
-_CLANG = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$")
-_NVCC = re.compile(r"^(?P<file>[^(\s][^(]*)\((?P<line>\d+)\): (?:catastrophic )?error: (?P<msg>.*)$")
+_CLANG = re.compile(
+    r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$"
+)
+_NVCC = re.compile(
+    r"^(?P<file>[^(\s][^(]*)\((?P<line>\d+)\): (?:catastrophic )?error: (?P<msg>.*)$"
+)
 _BARE = re.compile(r"(?:^|\s)(?:fatal )?error: (?P<msg>.*)$")
 
 
@@ -62,7 +66,9 @@ def first_error(output: str, cwd: str) -> FirstError:
         if found is not None:
             message = found.group("msg").strip()
             return FirstError(
-                _relative(found.group("file"), cwd), int(found.group("line")), message,
+                _relative(found.group("file"), cwd),
+                int(found.group("line")),
+                message,
                 label_of(message),
             )
     for raw in output.splitlines():
@@ -75,7 +81,9 @@ def first_error(output: str, cwd: str) -> FirstError:
     return FirstError("", 0, message, label_of(message))
 
 
-_QUOTED = re.compile(r"['\"‘’“”]([^'\"‘’“”]+)['\"‘’“”]")
+# straight quotes (clang, nvcc) and typographic ones (g++ in a UTF-8 locale)
+_Q = "'\"\u2018\u2019\u201c\u201d"
+_QUOTED = re.compile(f"[{_Q}]([^{_Q}]+)[{_Q}]")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 

@@ -11,8 +11,9 @@ LABELS = {"5.7": "ROCm 5.7.1", "6.4": "ROCm 6.4", "7.2": "ROCm 7.2", "nvidia": "
 
 
 def git_revision(repo: Path) -> str:
-    done = subprocess.run(["git", "-C", str(repo), "describe", "--always", "--dirty"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["git", "-C", str(repo), "describe", "--always", "--dirty"], capture_output=True, text=True
+    )
     return done.stdout.strip() or "unknown"
 
 
@@ -49,9 +50,9 @@ def markdown(doc: dict[str, Any]) -> str:
     out = [
         "# Real-code benchmark",
         "",
-        "Real CUDA projects (pinned PyPI sdists, `benchmarks/realcode/projects.yaml`) translated in",
-        "tree mode and compiled unit by unit with `-c`: the translation with each ROCm release's",
-        "hipcc for gfx942 (and, where asked, as HIP on NVIDIA: nvcc 12.4 with",
+        "Real CUDA projects (pinned PyPI sdists, `benchmarks/realcode/projects.yaml`) translated",
+        "in tree mode and compiled unit by unit with `-c`: the translation with each ROCm",
+        "release's hipcc for gfx942 (and, where asked, as HIP on NVIDIA: nvcc 12.4 with",
         "`-D__HIP_PLATFORM_NVIDIA__`), the CUDA original with nvcc 12.4 (device code to PTX). Only",
         "units whose original builds count. A unit that fails is *predicted* when hipify-py gave",
         "an error or warning at its first error's file and line, or in that file naming an",
@@ -59,7 +60,12 @@ def markdown(doc: dict[str, Any]) -> str:
         "command below (see `benchmarks/realcode/run.py`).",
         "",
         f"- command: `{doc['command']}`",
-        f"- run: {doc['started']}, {doc['minutes']} min; hipify-py `{doc['hipify_py']}`",
+        f"- run: {doc['started']}, {doc['minutes']} min (compile results cached from earlier "
+        f"runs count as they were measured); hipify-py `{doc['hipify_py']}`",
+    ]
+    if doc.get("not_run"):
+        out.append("- in projects.yaml but not in this run: " + ", ".join(doc["not_run"]))
+    out += [
         "",
         "| project | release | units | countable | compiled | % | failed, predicted "
         "| failed, silent |",
@@ -83,8 +89,13 @@ def markdown(doc: dict[str, Any]) -> str:
             f"| {row['compiled']} | {_pct(row['compiled'], row['countable'])} "
             f"| {row['predicted']} | {row['silent']} |"
         )
-    out += ["", "## First-error classes", "",
-            "Countable units that fail, by the class of their first error (classes.yaml).", ""]
+    out += [
+        "",
+        "## First-error classes",
+        "",
+        "Countable units that fail, by the class of their first error (classes.yaml).",
+        "",
+    ]
     for target in targets:
         classes: Counter[tuple[str, bool]] = Counter()
         for project in doc["projects"]:
@@ -95,14 +106,23 @@ def markdown(doc: dict[str, Any]) -> str:
                     classes[(label, bool(entry.get("predicted")))] += 1
         if not classes:
             continue
-        out += [f"### {LABELS.get(target, target)}", "", "| class | predicted | silent |",
-                "|---|---:|---:|"]
-        for label in sorted({k[0] for k in classes},
-                            key=lambda k: -(classes[(k, True)] + classes[(k, False)])):
+        out += [
+            f"### {LABELS.get(target, target)}",
+            "",
+            "| class | predicted | silent |",
+            "|---|---:|---:|",
+        ]
+        for label in sorted(
+            {k[0] for k in classes}, key=lambda k: -(classes[(k, True)] + classes[(k, False)])
+        ):
             out.append(f"| {label} | {classes[(label, True)]} | {classes[(label, False)]} |")
         out.append("")
-    out += ["## Silent failures", "",
-            "Grouped by first error; each with the units that stop there.", ""]
+    out += [
+        "## Silent failures",
+        "",
+        "Grouped by first error; each with the units that stop there.",
+        "",
+    ]
     for target in targets:
         groups: dict[tuple[str, str], list[str]] = defaultdict(list)
         labels: dict[tuple[str, str], str] = {}
@@ -121,8 +141,10 @@ def markdown(doc: dict[str, Any]) -> str:
             units = groups[key]
             shown = ", ".join(f"`{u}`" for u in units[:4])
             more = f" and {len(units) - 4} more" if len(units) > 4 else ""
-            out.append(f"- {key[0]}, {len(units)} unit(s), *{labels[key]}*: "
-                       f"`{key[1][:300]}` ({shown}{more})")
+            out.append(
+                f"- {key[0]}, {len(units)} unit(s), *{labels[key]}*: "
+                f"`{key[1][:300]}` ({shown}{more})"
+            )
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 

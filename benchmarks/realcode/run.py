@@ -53,13 +53,29 @@ def translate(tree: Path, out: Path, version: str) -> tuple[list[Diagnostic], di
     to ``out``) and its summary."""
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run(
-        [sys.executable, "-m", "hipify_py", str(tree), "-o", str(out), "--copy-all",
-         "--hip-version", version, "--format", "json", "--jobs", "1"],
-        capture_output=True, text=True, env=env,
+        [
+            sys.executable,
+            "-m",
+            "hipify_py",
+            str(tree),
+            "-o",
+            str(out),
+            "--copy-all",
+            "--hip-version",
+            version,
+            "--format",
+            "json",
+            "--jobs",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
     )
     if not done.stdout.strip():
-        raise RuntimeError(f"hipify-py failed on {tree} (exit {done.returncode}): "
-                           f"{done.stderr.strip()[-800:]}")
+        raise RuntimeError(
+            f"hipify-py failed on {tree} (exit {done.returncode}): {done.stderr.strip()[-800:]}"
+        )
     data = json.loads(done.stdout)
     diagnostics = []
     for entry in data["files"]:
@@ -68,8 +84,15 @@ def translate(tree: Path, out: Path, version: str) -> tuple[list[Diagnostic], di
             continue
         rel = os.path.relpath(written, out)
         for diag in entry.get("diagnostics", []):
-            diagnostics.append(Diagnostic(rel, int(diag.get("line") or 0), str(diag["code"]),
-                                          str(diag["severity"]), str(diag["message"])))
+            diagnostics.append(
+                Diagnostic(
+                    rel,
+                    int(diag.get("line") or 0),
+                    str(diag["code"]),
+                    str(diag["severity"]),
+                    str(diag["message"]),
+                )
+            )
     return diagnostics, data.get("summary", {})
 
 
@@ -89,8 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--projects", help="comma-separated names (default: all)")
     parser.add_argument("--releases", default="7.2,5.7", help="ROCm releases (7.2, 6.4, 5.7)")
-    parser.add_argument("--hip-nvidia", action="store_true",
-                        help="also build the translation as HIP on NVIDIA")
+    parser.add_argument(
+        "--hip-nvidia", action="store_true", help="also build the translation as HIP on NVIDIA"
+    )
     parser.add_argument("--slice", choices=["ci"], help="only the pinned CI slice")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--md", type=Path, default=REPO / "docs" / "realcode.md")
@@ -99,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     projects, ci = sources.load()
+    every = [p.name for p in projects]
     releases = [r.strip() for r in args.releases.split(",") if r.strip()]
     for release in releases:
         if release not in build.PROVISION_NAME:
@@ -130,13 +155,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with build.proc_mounted(roots):
             for project in projects:
-                results.append(run_project(project, targets, slice_units, cache, results_cache,
-                                           args.jobs, staged))
+                results.append(
+                    run_project(
+                        project, targets, slice_units, cache, results_cache, args.jobs, staged
+                    )
+                )
     finally:
         for folder in staged:
             shutil.rmtree(folder, ignore_errors=True)
-    command = "python benchmarks/realcode/run.py " + " ".join(argv if argv is not None
-                                                                else sys.argv[1:])
+    command = "python benchmarks/realcode/run.py " + " ".join(
+        argv if argv is not None else sys.argv[1:]
+    )
     document = {
         "command": command.strip(),
         "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
@@ -144,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         "hipify_py": report.git_revision(REPO),
         "targets": targets,
         "projects": results,
+        "not_run": [n for n in every if n not in {r["name"] for r in results}],
     }
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
@@ -153,9 +183,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def run_project(project: sources.Project, targets: list[str],
-                slice_units: dict[str, set[str]] | None, cache: Path,
-                results_cache: Path | None, jobs: int, staged: list[Path]) -> dict[str, Any]:
+def run_project(
+    project: sources.Project,
+    targets: list[str],
+    slice_units: dict[str, set[str]] | None,
+    cache: Path,
+    results_cache: Path | None,
+    jobs: int,
+    staged: list[Path],
+) -> dict[str, Any]:
     say = lambda text: print(f"realcode: {project.name}: {text}", file=sys.stderr, flush=True)  # noqa: E731
     unpacked = sources.fetch(project, cache)
     tree = (unpacked / project.root).resolve()
@@ -164,7 +200,9 @@ def run_project(project: sources.Project, targets: list[str],
         wanted = slice_units.get(project.name, set())
         absent = wanted - set(units)
         if absent:
-            raise SystemExit(f"realcode: {project.name}: CI slice units not found: {sorted(absent)}")
+            raise SystemExit(
+                f"realcode: {project.name}: CI slice units not found: {sorted(absent)}"
+            )
         units = [u for u in units if u in wanted]
     say(f"{len(units)} units")
     trees: dict[str, Path] = {}
@@ -183,16 +221,18 @@ def run_project(project: sources.Project, targets: list[str],
             say(f"translating for {target} (--hip-version {version})")
             diagnostics[target], summaries[target] = translate(tree, out, version)
         trees[target] = out
-    digests = {t: (project.sha256 if t == "cuda" else build.tree_digest(p))
-               for t, p in trees.items()}
+    digests = {
+        t: (project.sha256 if t == "cuda" else build.tree_digest(p)) for t, p in trees.items()
+    }
 
     def one(job: tuple[str, str]) -> tuple[str, str, build.Outcome]:
         target, unit = job
         flags = project.cuda_flags if target in ("cuda", "nvidia") else []
         argv = build.command_for(target, unit, project.include, project.defines, flags)
         root = build.root_of(target)
-        outcome = build.compile_unit(root, trees[target], argv, results_cache,
-                                             [digests[target], unit])
+        outcome = build.compile_unit(
+            root, trees[target], argv, results_cache, [digests[target], unit]
+        )
         return target, unit, outcome
 
     jobs_list = [(t, u) for u in units for t in targets]

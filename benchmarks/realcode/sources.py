@@ -57,7 +57,9 @@ def load(path: Path = PROJECTS_YAML) -> tuple[list[Project], list[SliceUnit]]:
         for p in data["projects"]
     ]
     ci = [
-        SliceUnit(str(u["project"]), str(u["unit"]), {str(k): str(v) for k, v in u["expect"].items()})
+        SliceUnit(
+            str(u["project"]), str(u["unit"]), {str(k): str(v) for k, v in u["expect"].items()}
+        )
         for u in data.get("ci_slice") or []
     ]
     return projects, ci
@@ -91,9 +93,11 @@ def fetch(project: Project, cache: Path) -> Path:
     if not archive.is_file() or sha256_of(archive) != project.sha256:
         partial = archive.with_name(archive.name + ".part")
         try:
-            with urllib.request.urlopen(project.url, timeout=120) as response:
-                with partial.open("wb") as out:
-                    shutil.copyfileobj(response, out)
+            with (
+                urllib.request.urlopen(project.url, timeout=120) as response,
+                partial.open("wb") as out,
+            ):
+                shutil.copyfileobj(response, out)
         except OSError as exc:
             raise FetchError(f"{project.name}: cannot download {project.url}: {exc}") from exc
         got = sha256_of(partial)

@@ -91,8 +91,43 @@ def identifiers_in(message: str) -> set[str]:
     """Identifiers the message names (in quotes): ``'__vsub4'``, ``'float2 (float2)'``."""
     names: set[str] = set()
     for quoted in _QUOTED.findall(message):
-        names.update(n for n in _IDENT.findall(quoted) if len(n) > 2)
+        words = _IDENT.findall(quoted)
+        if len(quoted.split()) > 4:
+            continue  # a sentence (an #error's text), not code
+        names.update(n for n in words if len(n) > 2 and n not in _TOO_COMMON)
     return names
+
+
+# names too common to tie an error to one diagnostic
+_TOO_COMMON = frozenset(
+    [
+        "CUDA",
+        "HIP",
+        "NVIDIA",
+        "AMD",
+        "int",
+        "float",
+        "double",
+        "char",
+        "void",
+        "unsigned",
+        "signed",
+        "const",
+        "long",
+        "short",
+        "bool",
+        "half",
+        "auto",
+        "std",
+        "size_t",
+        "uint32_t",
+        "int32_t",
+        "uint64_t",
+        "int64_t",
+        "uint8_t",
+        "int8_t",
+    ]
+)
 
 
 @dataclass

@@ -163,9 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for folder in staged:
             shutil.rmtree(folder, ignore_errors=True)
-    command = "python benchmarks/realcode/run.py " + " ".join(
-        argv if argv is not None else sys.argv[1:]
-    )
+    given = list(argv if argv is not None else sys.argv[1:])
+    for option in ("--md", "--json"):  # where it was written is no part of what was measured
+        while option in given and given.index(option) + 1 < len(given):
+            at = given.index(option)
+            del given[at : at + 2]
+    command = "python benchmarks/realcode/run.py " + " ".join(given)
     document = {
         "command": command.strip(),
         "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),

@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -121,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=REPO / "docs" / "realcode-results.json")
     parser.add_argument("--no-cache", action="store_true", help="compile again, cached or not")
     args = parser.parse_args(argv)
+    # a terminated run still unmounts what it mounted and removes what it staged
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     projects, ci = sources.load()
     every = [p.name for p in projects]
@@ -230,8 +233,10 @@ def run_project(
 
     def one(job: tuple[str, str]) -> tuple[str, str, build.Outcome]:
         target, unit = job
-        flags = project.cuda_flags if target in ("cuda", "nvidia") else []
-        argv = build.command_for(target, unit, project.include, project.defines, flags)
+        on_nvidia = target in ("cuda", "nvidia")
+        flags = project.cuda_flags if on_nvidia else []
+        defines = project.defines + ([] if on_nvidia else project.hip_defines)
+        argv = build.command_for(target, unit, project.include, defines, flags)
         root = build.root_of(target)
         outcome = build.compile_unit(
             root, trees[target], argv, results_cache, [digests[target], unit]

@@ -27,6 +27,7 @@ class Project:
     include: list[str] = field(default_factory=list)
     defines: list[str] = field(default_factory=list)
     cuda_flags: list[str] = field(default_factory=list)
+    hip_defines: list[str] = field(default_factory=list)  # the project's own ROCm build's
 
     @property
     def archive_name(self) -> str:
@@ -53,6 +54,7 @@ def load(path: Path = PROJECTS_YAML) -> tuple[list[Project], list[SliceUnit]]:
             include=[str(i) for i in p.get("include") or []],
             defines=[str(d) for d in p.get("defines") or []],
             cuda_flags=[str(f) for f in p.get("cuda_flags") or []],
+            hip_defines=[str(d) for d in p.get("hip_defines") or []],
         )
         for p in data["projects"]
     ]

@@ -266,6 +266,9 @@ def run_project(
                 entry["predicted"] = predicted_by(error, diagnostics[target])
             row[target] = entry
         unit_rows.append(row)
+    for out in trees.values():  # a project's staged trees go as soon as it is done
+        shutil.rmtree(out.parent, ignore_errors=True)
+        staged.remove(out.parent)
     return {
         "name": project.name,
         "version": project.version,

@@ -29,9 +29,12 @@ def tally(project: dict[str, Any], target: str) -> dict[str, int]:
             counts["compiled"] += 1
         elif entry.get("predicted"):
             counts["predicted"] += 1
+            if str(entry["predicted"]).startswith("construct"):
+                counts["construct"] += 1
         else:
             counts["silent"] += 1
-    return {k: counts[k] for k in ("units", "countable", "compiled", "predicted", "silent")}
+    keys = ("units", "countable", "compiled", "predicted", "construct", "silent")
+    return {k: counts[k] for k in keys}
 
 
 def _pct(part: int, whole: int) -> str:
@@ -56,8 +59,8 @@ def markdown(doc: dict[str, Any]) -> str:
         "`-D__HIP_PLATFORM_NVIDIA__`), the CUDA original with nvcc 12.4 (device code to PTX). Only",
         "units whose original builds count. A unit that fails is *predicted* when hipify-py gave",
         "an error or warning at its first error's file and line, or in that file naming an",
-        "identifier the error names; otherwise it is a *silent* failure. Regenerate with the",
-        "command below (see `benchmarks/realcode/run.py`).",
+        "identifier the error names (*by construct*); otherwise it is a *silent* failure.",
+        "Regenerate with the command below (see `benchmarks/realcode/run.py`).",
         "",
         f"- command: `{doc['command']}`",
         f"- run: {doc['started']}, {doc['minutes']} min (compile results cached from earlier "
@@ -68,7 +71,7 @@ def markdown(doc: dict[str, Any]) -> str:
     out += [
         "",
         "| project | release | units | countable | compiled | % | failed, predicted "
-        "| failed, silent |",
+        "(of which by construct) | failed, silent |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     totals: dict[str, Counter[str]] = defaultdict(Counter)
@@ -80,14 +83,14 @@ def markdown(doc: dict[str, Any]) -> str:
                 f"| {project['name']} {project['version']} | {LABELS.get(target, target)} "
                 f"| {row['units']} | {row['countable']} | {row['compiled']} "
                 f"| {_pct(row['compiled'], row['countable'])} | {row['predicted']} "
-                f"| {row['silent']} |"
+                f"({row['construct']}) | {row['silent']} |"
             )
     for target in targets:
         row = totals[target]
         out.append(
             f"| **all** | {LABELS.get(target, target)} | {row['units']} | {row['countable']} "
             f"| {row['compiled']} | {_pct(row['compiled'], row['countable'])} "
-            f"| {row['predicted']} | {row['silent']} |"
+            f"| {row['predicted']} ({row['construct']}) | {row['silent']} |"
         )
     out += [
         "",

@@ -121,7 +121,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--md", type=Path, default=REPO / "docs" / "realcode.md")
     parser.add_argument("--json", type=Path, default=REPO / "docs" / "realcode-results.json")
     parser.add_argument("--no-cache", action="store_true", help="compile again, cached or not")
+    parser.add_argument(
+        "--from-json",
+        type=Path,
+        help="compile nothing: write --md from this results file (classes.yaml as it is now)",
+    )
     args = parser.parse_args(argv)
+    if args.from_json is not None:
+        document = json.loads(args.from_json.read_text(encoding="utf-8"))
+        for project in document["projects"]:
+            for row in project["units"]:
+                for target in document["targets"]:
+                    error = row[target]["first_error"]
+                    if error is not None:
+                        error["label"] = label_of(error["message"])
+        args.md.write_text(report.markdown(document), encoding="utf-8")
+        return 0
     # a terminated run still unmounts what it mounted and removes what it staged
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 

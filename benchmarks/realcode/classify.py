@@ -1,0 +1,172 @@
+"""A unit's first compiler error, its class, and whether hipify-py predicted it."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CLASSES_YAML = Path(__file__).resolve().parent / "classes.yaml"
+
+# clang: "file:line:col: error: msg"; nvcc's front end: "file(line): error: msg";
+# g++ (nvcc's host pass): "file:line:col: error: msg"
+_CLANG = re.compile(
+    r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$"
+)
+_NVCC = re.compile(
+    r"^(?P<file>[^(\s][^(]*)\((?P<line>\d+)\): (?:catastrophic )?error: (?P<msg>.*)$"
+)
+_BARE = re.compile(r"(?:^|\s)(?:fatal )?error: (?P<msg>.*)$")
+
+
+@dataclass
+class FirstError:
+    file: str  # relative to the tree's root when inside it
+    line: int
+    message: str
+    label: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _classes() -> list[tuple[str, re.Pattern[str]]]:
+    data = yaml.safe_load(CLASSES_YAML.read_text(encoding="utf-8"))
+    return [(str(c["label"]), re.compile(str(c["pattern"]))) for c in data["classes"]]
+
+
+CLASSES = _classes()
+
+
+def label_of(message: str) -> str:
+    for label, pattern in CLASSES:
+        if pattern.search(message):
+            return label
+    return "other"
+
+
+def _relative(path: str, cwd: str) -> str:
+    """A path the compiler printed, relative to its working folder ``cwd``."""
+    joined = os.path.normpath(os.path.join(cwd, path))
+    if joined == cwd or joined.startswith(cwd.rstrip("/") + "/"):
+        return os.path.relpath(joined, cwd)
+    return joined
+
+
+def first_error(output: str, cwd: str) -> FirstError:
+    """The first error in a compiler's output (``cwd``: the folder it ran in, as it saw it)."""
+    for raw in output.splitlines():
+        line = raw.strip()
+        found = _CLANG.match(line) or _NVCC.match(line)
+        if found is not None:
+            message = found.group("msg").strip()
+            return FirstError(
+                _relative(found.group("file"), cwd),
+                int(found.group("line")),
+                message,
+                label_of(message),
+            )
+    for raw in output.splitlines():
+        bare = _BARE.search(raw)
+        if bare is not None:
+            message = bare.group("msg").strip()
+            return FirstError("", 0, message, label_of(message))
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    message = lines[-1] if lines else "no output"
+    return FirstError("", 0, message, label_of(message))
+
+
+# straight quotes (clang, nvcc) and typographic ones (g++ in a UTF-8 locale)
+_Q = "'\"\u2018\u2019\u201c\u201d"
+_QUOTED = re.compile(f"[{_Q}]([^{_Q}]+)[{_Q}]")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def identifiers_in(message: str) -> set[str]:
+    """Identifiers the message names (in quotes): ``'__vsub4'``, ``'float2 (float2)'``."""
+    names: set[str] = set()
+    for quoted in _QUOTED.findall(message):
+        words = _IDENT.findall(quoted)
+        if len(quoted.split()) > 4:
+            continue  # a sentence (an #error's text), not code
+        names.update(n for n in words if len(n) > 2 and n not in _TOO_COMMON)
+    return names
+
+
+# names too common to tie an error to one diagnostic
+_TOO_COMMON = frozenset(
+    [
+        "CUDA",
+        "HIP",
+        "NVIDIA",
+        "AMD",
+        "int",
+        "float",
+        "double",
+        "char",
+        "void",
+        "unsigned",
+        "signed",
+        "const",
+        "long",
+        "short",
+        "bool",
+        "half",
+        "auto",
+        "std",
+        "size_t",
+        "uint32_t",
+        "int32_t",
+        "uint64_t",
+        "int64_t",
+        "uint8_t",
+        "int8_t",
+    ]
+)
+
+
+@dataclass
+class Diagnostic:
+    file: str  # relative to the tree's root
+    line: int
+    code: str
+    severity: str
+    message: str
+
+
+def predicted_by(error: FirstError, diagnostics: list[Diagnostic]) -> str | None:
+    """How a hipify-py diagnostic (error or warning) predicted ``error``:
+    "line" (same file and line), "construct" (same file, names an identifier
+    the error names), or None (a silent failure)."""
+    relevant = [d for d in diagnostics if d.severity in ("error", "warning")]
+    same_file = [d for d in relevant if d.file == error.file]
+    for diag in same_file:
+        if diag.line == error.line:
+            return f"line: {diag.code}"
+    names = identifiers_in(error.message)
+    for diag in same_file:
+        if names & set(_IDENT.findall(diag.message)):
+            return f"construct: {diag.code}"
+    return None
+
+
+def original_line(original: list[str], translated: list[str], line: int) -> int | None:
+    """The line of the original file that line ``line`` (1-based) of its
+    translation came from (hipify-py's diagnostics count lines of the
+    original); None for a line the translation inserted."""
+    matcher = difflib.SequenceMatcher(None, original, translated, autojunk=False)
+    index = line - 1
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if not j1 <= index < j2:
+            continue
+        if tag == "equal":
+            return i1 + (index - j1) + 1
+        if tag == "replace":
+            return i1 + min(index - j1, i2 - i1 - 1) + 1
+        return None  # inserted
+    return None

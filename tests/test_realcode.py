@@ -1,0 +1,90 @@
+"""The real-code benchmark's CI slice (benchmarks/realcode, docs/realcode.md):
+about 20 units of real CUDA projects (small pinned PyPI sdists), translated
+and compiled for gfx942 with ROCm 7.2 and 5.7.1 and as CUDA originals with
+nvcc 12.4, inside the toolchain roots.  A unit pinned in projects.yaml as
+compiling must still compile: a translation regression fails here.
+
+Needs the roots (hip_smoke/toolchain/provision.sh amd-7.2, amd-5.7, nvidia):
+skipped without them, failed without them when HIPIFY_PY_REQUIRE_TOOLCHAIN=1
+(CI).  The sdists (a few MB) and compile results are cached in
+$HIPIFY_PY_REALCODE_CACHE, else ~/.cache/hipify-py/realcode.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import REPO
+
+RUN = REPO / "benchmarks" / "realcode" / "run.py"
+PROJECTS = REPO / "benchmarks" / "realcode" / "projects.yaml"
+RELEASES = ("7.2", "5.7")
+
+
+def _slice() -> list[dict[str, Any]]:
+    data = yaml.safe_load(PROJECTS.read_text(encoding="utf-8"))
+    return list(data["ci_slice"])
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(RUN), *args], capture_output=True, text=True, timeout=3600
+    )
+
+
+def test_the_ci_slice_is_pinned_with_an_outcome_per_release() -> None:
+    pinned = _slice()
+    assert 15 <= len(pinned) <= 30
+    projects = {p["name"] for p in yaml.safe_load(PROJECTS.read_text())["projects"]}
+    for unit in pinned:
+        assert unit["project"] in projects, unit
+        assert set(unit["expect"]) == {"cuda", *RELEASES}, unit
+        assert set(unit["expect"].values()) <= {"compiled", "failed"}, unit
+    # the slice guards something: units that build today, on each side
+    for target in ("cuda", *RELEASES):
+        assert any(u["expect"][target] == "compiled" for u in pinned), target
+
+
+def test_an_unknown_project_is_refused_with_its_name() -> None:
+    done = _run("--projects", "no-such-project", "--json", os.devnull, "--md", os.devnull)
+    assert done.returncode == 2
+    assert "no-such-project" in done.stderr
+
+
+def test_ci_slice_units_that_compiled_still_compile(tmp_path: Path) -> None:
+    results = tmp_path / "results.json"
+    done = _run(
+        "--slice", "ci", "--releases", ",".join(RELEASES), "--jobs", "2",
+        "--md", str(tmp_path / "realcode.md"), "--json", str(results),
+    )  # fmt: skip
+    if done.returncode == 2 and "toolchain roots missing" in done.stderr:
+        if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
+            pytest.fail(done.stderr)
+        pytest.skip(done.stderr.strip())
+    assert done.returncode == 0, done.stderr[-4000:]
+    document = json.loads(results.read_text(encoding="utf-8"))
+    rows = {
+        (project["name"], row["unit"]): row
+        for project in document["projects"]
+        for row in project["units"]
+    }
+    regressions = []
+    for pinned in _slice():
+        row = rows[(pinned["project"], pinned["unit"])]
+        for target, want in pinned["expect"].items():
+            entry = row[target]
+            if want == "compiled" and not entry["compiled"]:
+                error = entry["first_error"] or {}
+                regressions.append(
+                    f"{pinned['project']} {pinned['unit']} ({target}): no longer compiles: "
+                    f"{error.get('file')}:{error.get('line')}: {error.get('message')}"
+                )
+    assert not regressions, "\n".join(regressions)
+    assert (tmp_path / "realcode.md").read_text(encoding="utf-8").startswith("# Real-code")

@@ -554,6 +554,17 @@ HALF2_MEMBER = _code(
     example="float lo = __half2float(h.x);\nfloat hi = __half2float(hp[i].y);",
     fix="Use __low2half(h) / __high2half(h).",
 )
+BF16_NO_OPERATORS = _code(
+    "HPY461",
+    "bf16-no-operators",
+    W,
+    "bfloat16 used with a target HIP whose __hip_bfloat16 has no operators",
+    why="HIP 5.7.1's __hip_bfloat16 is a plain struct: `a + b`, `a < b` and `float(a)` do not "
+    "compile (hipcc 5.7.1), where CUDA's __nv_bfloat16 has them; HIP 6.4.3 and 7.2.4 have them.",
+    example="__nv_bfloat16 s = a + b;  // with --hip-version 5.7",
+    fix="Use the functions (__hadd, __hlt, __bfloat162float, __float2bfloat16), or target a "
+    "newer HIP.",
+)
 BUILD_CMAKE_LANGUAGE = _code(
     "HPY601",
     "cmake-cuda-language",

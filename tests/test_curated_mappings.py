@@ -221,7 +221,10 @@ def test_bf16_kernel() -> None:
         "  y[i] = __lows2bfloat162(y[i], __bfloat162bfloat162(x[i]));\n"
         "}\n"
     )
-    assert [d[0] for d in diagnostics(src, hip_version="5.7")] == ["HPY202"]
+    # HIP 5.7's __hip_bfloat16 has no operators: noted once per file (this kernel
+    # uses only functions, which 5.7 has)
+    assert [d[0] for d in diagnostics(src, hip_version="5.7")] == ["HPY202", "HPY461"]
+    assert [d[0] for d in diagnostics(src, hip_version="6.4")] == ["HPY202"]
 
 
 def test_half_typedefs_and_make_half2() -> None:

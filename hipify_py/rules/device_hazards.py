@@ -87,6 +87,40 @@ def run(ctx: Context) -> None:
     _textures(ctx)
     _device_prop(ctx)
     _half2_members(ctx)
+    _bf16_operators(ctx)
+
+
+# __hip_bfloat16's operators: absent from HIP 5.7.1's amd_hip_bf16.h (a plain
+# struct: hipcc 5.7.1 rejects a + b, a < b, float(a)), present in 6.4.3 and
+# 7.2.4; ROCm's release notes put the rewrite of hip_bf16.h in 6.2.
+BF16_OPERATORS_ADDED = (6, 2, 0)
+_BF16_TYPES = ("__nv_bfloat16", "nv_bfloat16", "__nv_bfloat162", "nv_bfloat162")
+
+
+def _bf16_operators(ctx: Context) -> None:
+    """Once per file, at the first bfloat16 type, when the target lacks them."""
+    if ctx.target_hip >= BF16_OPERATORS_ADDED or "bfloat16" not in ctx.text:
+        return
+    scanner = scanner_of(ctx)
+    found = [
+        start
+        for name in _BF16_TYPES
+        if name in ctx.present
+        for start in occurrences(ctx.text, name)
+        if scanner.classify(start, start + len(name))[0] in ("code", "macro")
+    ]
+    if not found:
+        return
+    start = min(found)
+    ctx.report(
+        D.BF16_NO_OPERATORS,
+        start,
+        "HIP < 6.2's __hip_bfloat16 has no arithmetic, comparison or float-conversion operators: "
+        "a + b, a < b and float(x) on bfloat16 values do not compile with this target",
+        hint="use __hadd / __hlt / __bfloat162float / __float2bfloat16, or target HIP >= 6.2",
+        name="__nv_bfloat16",
+        end=start + 13,
+    )
 
 
 # hip_fp8.h's OCP types (__hip_fp8_e4m3, __hip_fp8_e5m2, __HIP_E4M3, ...) came

@@ -518,3 +518,11 @@ def test_other_32_lane_shapes_are_reported(body: str, code: str) -> None:
 def test_a_warp_size_capped_at_32_is_reported(decl: str) -> None:
     src = f"template <int n> __device__ int w() {{ {decl} return 0; }}\n"
     assert [d.code for d in only(src, "HPY422", hip_version="7.2")] == ["HPY422"]
+
+
+def test_a_definition_of_cuda_arch_is_no_use() -> None:
+    """ggml's HIP shim defines __CUDA_ARCH__ itself: neither a value use (HPY411)
+    nor a gate (HPY410), and it is not renamed."""
+    src = "#define __CUDA_ARCH__ 1300\n#undef __CUDA_ARCH__\n__device__ int f() { return 0; }\n"
+    assert [d.code for d in diagnostics(src, hip_version="7.2") if d.code.startswith("HPY41")] == []
+    assert "#define __CUDA_ARCH__ 1300" in str(translate(src).text)

@@ -37,6 +37,12 @@ def run(ctx: Context) -> None:
         if node is None:
             continue
         parent = node.parent
+        if (
+            parent is not None
+            and parent.type in ("preproc_def", "preproc_function_def", "preproc_undef")
+            and parent.child_by_field_name("name") == node
+        ):
+            continue  # `#define __CUDA_ARCH__ 1300` (ggml's HIP shim) defines it: no use
         if node.type == "identifier" and parent is not None:
             uses.append(
                 (start, _condition(node), parent.type in ("preproc_defined", "preproc_ifdef"))
@@ -44,6 +50,8 @@ def run(ctx: Context) -> None:
             if not _in_directive(node):
                 in_code.add(start)
         elif node.type == "preproc_arg":
+            if parent is not None and parent.type == "preproc_call":
+                continue  # #undef __CUDA_ARCH__, #pragma ...: not a value
             body = ctx.node_text(node)
             inner = start - node.start_byte
             if span_kind(opaque_spans(body), inner, inner + len(NAME)) is not None:

@@ -574,6 +574,15 @@ def _includes_cuda(ctx: Context) -> bool:
     return any(match.group(1) in headers for match in _ANY_INCLUDE.finditer(ctx.text))
 
 
+def _unconverted(
+    ctx: Context, row: Row, name: str, end: int, code: D.Code, start: int, message: str, hint: str
+) -> None:
+    """A CUDA name left as it is: counted as unconverted, and reported."""
+    ctx.stats.unconverted[name] += 1
+    ctx.stats.unconverted_library[row.library] += 1
+    ctx.report(code, start, message, hint=hint, name=name, end=end)
+
+
 def _guard_test(node: tree_sitter.Node | None) -> bool:
     """An include guard's name tested by #ifdef / #ifndef / defined()."""
     parent = node.parent if node is not None else None
@@ -634,27 +643,27 @@ def _rename(
             ctx.references.append((start, name, name, "compat"))
             return
         if target is None:
-            ctx.stats.unconverted[name] += 1
-            ctx.stats.unconverted_library[row.library] += 1
-            ctx.report(
+            _unconverted(
+                ctx,
+                row,
+                name,
+                end,
                 D.UNSUPPORTED_API,
                 start,
                 f"{name}{form} has no HIP equivalent ({_describe(row)}); left unchanged",
                 hint=f"{compat.hint} ({compat.names[name]})",
-                name=name,
-                end=end,
             )
             return
     if target is None:
-        ctx.stats.unconverted[name] += 1
-        ctx.stats.unconverted_library[row.library] += 1
-        ctx.report(
+        _unconverted(
+            ctx,
+            row,
+            name,
+            end,
             D.UNSUPPORTED_API,
             start,
             f"{name}{form} has no HIP equivalent ({_describe(row)}); left unchanged",
             hint=row.hint or row.note or "port this use by hand",
-            name=name,
-            end=end,
         )
         return
     if target == name and _generic(name):
@@ -663,9 +672,11 @@ def _rename(
         return
     gated = not newer and not (older and (row.older_hip or target != row.hip))
     if gated and not using_roc and row.hip_added and cached_version(row.hip_added) > ctx.target_hip:
-        ctx.stats.unconverted[name] += 1
-        ctx.stats.unconverted_library[row.library] += 1
-        ctx.report(
+        _unconverted(
+            ctx,
+            row,
+            name,
+            end,
             D.NEEDS_NEWER_HIP,
             start,
             f"{name}{'' if target == name else ' -> ' + target} needs HIP >= "
@@ -673,20 +684,18 @@ def _rename(
             f"(target is {format_version(ctx.target_hip)}); left unchanged",
             hint="raise --hip-version if your ROCm is newer, or port this use by hand"
             + (f" ({row.hint})" if row.hint else ""),
-            name=name,
-            end=end,
         )
         return
     if using_roc and row.roc_removed and cached_version(row.roc_removed) <= ctx.target_hip:
-        ctx.stats.unconverted[name] += 1
-        ctx.stats.unconverted_library[row.library] += 1
-        ctx.report(
+        _unconverted(
+            ctx,
+            row,
+            name,
+            end,
             D.UNSUPPORTED_API,
             start,
             f"{name} -> {target} was removed in ROCm {row.roc_removed}; left unchanged",
             hint=row.hint or "port this use by hand",
-            name=name,
-            end=end,
         )
         return
     if (
@@ -695,15 +704,15 @@ def _rename(
         and row.hip_removed
         and cached_version(row.hip_removed) <= ctx.target_hip
     ):
-        ctx.stats.unconverted[name] += 1
-        ctx.stats.unconverted_library[row.library] += 1
-        ctx.report(
+        _unconverted(
+            ctx,
+            row,
+            name,
+            end,
             D.UNSUPPORTED_API,
             start,
             f"{name} -> {target} was removed in HIP {row.hip_removed}; left unchanged",
             hint=row.hint or "port this use by hand",
-            name=name,
-            end=end,
         )
         return
     ctx.stats.converted[(row.library, row.kind)] += 1

@@ -39,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path[:0] = [str(HERE), str(REPO)]
 
-import build  # noqa: E402
+import compile_units  # noqa: E402
 import report  # noqa: E402
 import sources  # noqa: E402
 from classify import Diagnostic, FirstError, label_of, original_line, predicted_by  # noqa: E402
@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     every = [p.name for p in projects]
     releases = [r.strip() for r in args.releases.split(",") if r.strip()]
     for release in releases:
-        if release not in build.PROVISION_NAME:
+        if release not in compile_units.PROVISION_NAME:
             parser.error(f"unknown release {release} (7.2, 6.4 or 5.7)")
     wanted = set(args.projects.split(",")) if args.projects else None
     if wanted is not None:
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         projects = [p for p in projects if p.name in slice_units]
 
     targets = ["cuda", *releases, *(["nvidia"] if args.hip_nvidia else [])]
-    missing = build.missing_roots(targets)
+    missing = compile_units.missing_roots(targets)
     if missing:
         print("realcode: toolchain roots missing: " + "; ".join(missing), file=sys.stderr)
         return 2
@@ -169,9 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     results: list[dict[str, Any]] = []
     staged: list[Path] = []
-    roots = [build.root_of(t) for t in targets]
+    roots = [compile_units.root_of(t) for t in targets]
     try:
-        with build.proc_mounted(roots):
+        with compile_units.proc_mounted(roots):
             for project in projects:
                 results.append(
                     run_project(
@@ -230,7 +230,7 @@ def run_project(
     diagnostics: dict[str, list[Diagnostic]] = {}
     summaries: dict[str, Any] = {}
     for target in targets:
-        root = build.root_of(target)
+        root = compile_units.root_of(target)
         work = Path(tempfile.mkdtemp(prefix="hipify-realcode-", dir=root / "tmp"))
         staged.append(work)
         out = work / project.name
@@ -243,23 +243,24 @@ def run_project(
             diagnostics[target], summaries[target] = translate(tree, out, version)
         trees[target] = out
     digests = {
-        t: (project.sha256 if t == "cuda" else build.tree_digest(p)) for t, p in trees.items()
+        t: (project.sha256 if t == "cuda" else compile_units.tree_digest(p))
+        for t, p in trees.items()
     }
 
-    def one(job: tuple[str, str]) -> tuple[str, str, build.Outcome]:
+    def one(job: tuple[str, str]) -> tuple[str, str, compile_units.Outcome]:
         target, unit = job
         on_nvidia = target in ("cuda", "nvidia")
         flags = project.cuda_flags if on_nvidia else []
         defines = project.defines + ([] if on_nvidia else project.hip_defines)
-        argv = build.command_for(target, unit, project.include, defines, flags)
-        root = build.root_of(target)
-        outcome = build.compile_unit(
+        argv = compile_units.command_for(target, unit, project.include, defines, flags)
+        root = compile_units.root_of(target)
+        outcome = compile_units.compile_unit(
             root, trees[target], argv, results_cache, [digests[target], unit]
         )
         return target, unit, outcome
 
     jobs_list = [(t, u) for u in units for t in targets]
-    outcomes: dict[tuple[str, str], build.Outcome] = {}
+    outcomes: dict[tuple[str, str], compile_units.Outcome] = {}
     done_count = 0
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for target, unit, outcome in pool.map(one, jobs_list):

@@ -428,15 +428,17 @@ CUDA_ARCH_GATE = _code(
 CUDA_ARCH_VALUE = _code(
     "HPY411",
     "cuda-arch-value",
-    E,
-    "__CUDA_ARCH__ used as a value in code: hipcc never defines it, so this does not compile",
+    W,
+    "__CUDA_ARCH__ used as a value in code: replaced by 0, as hipcc reads it in #if",
     why="nvcc defines __CUDA_ARCH__ (700, 800, ...) in its device pass; hipcc for AMD never "
-    "does, so a use in code or in a macro expanded in code is an undeclared identifier, even "
-    "inside `#ifdef __CUDA_ARCH__` (translated to `#ifdef __HIP_DEVICE_COMPILE__`).",
+    "does, so a use in code or in a macro expanded in code (even inside `#ifdef __CUDA_ARCH__`, "
+    "translated to `#ifdef __HIP_DEVICE_COMPILE__`) would be an undeclared identifier. It "
+    "becomes 0: hipcc reads the undefined name as 0 in every `#if __CUDA_ARCH__ ...` left in "
+    "the file, so code and preprocessor agree (and `__CUDA_ARCH__ >= 800` is false in both).",
     example="#ifdef __CUDA_ARCH__\n#define WHERE() report(__CUDA_ARCH__)\n#endif",
-    fix="Use a value that means something on AMD (a project constant, or 0 on AMD as in "
-    "`#if defined(__HIP_PLATFORM_AMD__)`), or drop the use; an architecture test is "
-    "`__gfx942__`.",
+    fix="Where the number matters (a message, a static_assert, a branch on the architecture), "
+    "use a value that means something on AMD (a project constant) or an architecture test "
+    "such as `__gfx942__`.",
 )
 REGISTER_REMOVED = _code(
     "HPY801",

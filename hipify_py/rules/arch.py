@@ -23,6 +23,9 @@ from .identifiers import occurrences
 NAME = "__CUDA_ARCH__"
 DEVICE_PASS = "__HIP_DEVICE_COMPILE__"
 _DEFINED_BEFORE = re.compile(r"defined\s*\(?\s*$")
+# what hipcc reads for the undefined name in #if: the value code gets too
+ARCH_VALUE = "0"
+_STATIC_ASSERT = re.compile(r"\bstatic_assert\b")
 
 
 def run(ctx: Context) -> None:
@@ -74,7 +77,7 @@ def run(ctx: Context) -> None:
             _rename(ctx, start, start + len(NAME))
         elif not defined and start in in_code:
             if not _under_gate(ctx, start, mixed):  # else dead on AMD: the gate is reported
-                _report_value(ctx, start)
+                _replace_value(ctx, start)
         elif not defined:
             _report(ctx, start, mixed=any(d and w == where for _, w, d in uses))
 
@@ -155,19 +158,25 @@ def _rename(ctx: Context, start: int, end: int) -> None:
     ctx.stats.converted[("device", "macro")] += 1
 
 
-def _report_value(ctx: Context, start: int) -> None:
-    ctx.stats.unconverted[NAME] += 1
-    ctx.stats.unconverted_library["device"] += 1
+def _replace_value(ctx: Context, start: int) -> None:
+    ctx.edit(start, start + len(NAME), ARCH_VALUE, "arch", structural=False)
+    ctx.stats.converted[("device", "macro")] += 1
+    in_assert = _STATIC_ASSERT.search(ctx.text, _line_start(ctx.text, start), start) is not None
     ctx.report(
         D.CUDA_ARCH_VALUE,
         start,
-        f"{NAME} is used as a value here, and hipcc never defines it: undeclared identifier "
-        "under HIP for AMD; left unchanged",
-        hint="use a value that means something on AMD (a project constant; an architecture "
-        "test is __gfx942__), or drop the use",
+        f"{NAME} is used as a value here, and hipcc never defines it: replaced by "
+        f"{ARCH_VALUE}, the value every {NAME} test left in #if lines reads under hipcc"
+        + (", so this static_assert fails on AMD" if in_assert else ""),
+        hint="where the number matters, use a value that means something on AMD (a project "
+        "constant; an architecture test is __gfx942__)",
         name=NAME,
         end=start + len(NAME),
     )
+
+
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
 
 
 def _report(ctx: Context, start: int, mixed: bool = False) -> None:

@@ -5,7 +5,9 @@ translation exists in general.  Every site is an error-level diagnostic that
 quotes the instructions; the rest of the file is still translated.  Host-side
 ``asm`` (x86) is left alone unless its text looks like PTX.  Inside a
 ``#define`` body (opaque text to the parser) an ``asm`` statement is reported
-when its text looks like PTX: where the macro expands is not known.
+when its text looks like PTX: where the macro expands is not known.  AMD GCN
+assembly (``v_dot2_f32_f16``, ``s_waitcnt``, ...: a project's own HIP path,
+as ggml's) is not PTX: left alone.
 """
 
 from __future__ import annotations
@@ -24,6 +26,22 @@ _ASM = re.compile(r"(?<![\w])(?:asm|__asm__|__asm)(?![\w])")
 _PTX = re.compile(
     r"%%\w|\.(?:[usbf](?:8|16|32|64)|pred|shared|global|sync|aligned)\b|\b(?:mov|ld|st|cvt|mma|shfl|bar|vote|prmt|lop3)\."
 )
+
+# AMD GCN giveaways: each instruction starts with a GCN opcode prefix
+_GCN_OPCODE = re.compile(
+    r"^(?:v|s|ds|buffer|global|flat|scratch|exp|image|tbuffer)_[a-z0-9_]+(?:\s|$)"
+)
+
+
+def is_amd_gcn(code: str) -> bool:
+    """Is every instruction of ``code`` (instructions joined by ';') AMD GCN
+    assembly rather than PTX?"""
+    instructions = [i.strip() for i in code.split(";") if i.strip()]
+    return (
+        bool(instructions)
+        and not _PTX.search(code)
+        and all(_GCN_OPCODE.match(i) for i in instructions)
+    )
 
 
 def run(ctx: Context) -> None:
@@ -45,6 +63,8 @@ def run(ctx: Context) -> None:
         code = _instructions(ctx, node)
         if not in_device_code(ctx, node.start_byte) and not _PTX.search(code):
             continue
+        if is_amd_gcn(code):
+            continue  # already AMD assembly (a project's own HIP path)
         _report(ctx, node.start_byte, node.end_byte, code)
 
 
@@ -63,6 +83,7 @@ def _report(ctx: Context, start: int, end: int, code: str, in_macro: bool = Fals
     )
 
 
+_SPLICE = re.compile(r"\\\r?\n")
 _MACRO_ASM = re.compile(r"\s*(?:(?:volatile|__volatile__|inline|goto)\s*)*\(")
 _STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 
@@ -121,6 +142,7 @@ def _instructions(ctx: Context, node: tree_sitter.Node) -> str:
         return " ".join(ctx.node_text(node).split())
     pieces = [ctx.node_text(c) for c in _string_contents(code)]
     text = "".join(pieces) if pieces else ctx.node_text(code)
+    text = _SPLICE.sub("", text)  # a backslash-newline inside the string joins lines
     text = text.replace("\\n", "; ").replace("\\t", " ")
     return " ".join(text.split()).strip("; ")
 

@@ -182,7 +182,7 @@ def translate_paths(
                 everywhere = everywhere.plus(Path(given), excludes)
         if project_headers and Mode(mode) is not Mode.STDOUT:
             # --stdout prints the one file asked for; its headers are not written
-            discovery.added_headers = add_local_headers(
+            discovery.added_headers += add_local_headers(
                 discovery,
                 root,
                 Path(output_dir) if output_dir is not None else None,

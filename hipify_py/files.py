@@ -86,6 +86,9 @@ class Discovery:
     base: Path | None = None  # -o: the folder the output folder mirrors
     build_files: list[Target] = field(default_factory=list)  # CMakeLists.txt, *.cmake, Makefile
     added_headers: list[str] = field(default_factory=list)  # local headers pulled in (project mode)
+    # files of a walked folder without a source extension (not build files):
+    # translated after all when a source #includes them (LightGBM's .hu headers)
+    others: list[Path] = field(default_factory=list)
     # --rename: files outside the paths whose includes of renamed files are rewritten
     added_includers: list[str] = field(default_factory=list)
     # temporary files of an interrupted run (.NAME.XXXXXXXX.hipify-tmp): never
@@ -230,10 +233,12 @@ def discover(
             add(file, explicit=False, dedup=dedup)
         elif build_kind(file) is not None:
             add_build(file)
-        elif mirror:
-            output = out_of(file)
-            assert output is not None
-            result.extra_copies.append((file, output))
+        else:
+            result.others.append(file)
+            if mirror:
+                output = out_of(file)
+                assert output is not None
+                result.extra_copies.append((file, output))
 
     for path in given:
         if path.is_dir():
@@ -257,6 +262,7 @@ def discover(
                     add_found(file, source)
             if links:
                 _place_links(links, path, walked, result, out_of, add_found, mirror)
+            _take_included_others(result, add)
         elif path.is_file() and explicit_excludes.matches(path):
             continue  # excluded (pre-commit passes every staged file)
         elif path.is_file() and build_kind(path) is not None:
@@ -269,6 +275,48 @@ def discover(
         else:
             result.missing.append(f"{path}: not a regular file or folder")
     return result
+
+
+_INCLUDE_NAME = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]+)[">]', re.MULTILINE)
+
+
+def _take_included_others(result: Discovery, add: Callable[..., None]) -> None:
+    """A file of the walk without a source extension that a source includes
+    (``#include <LightGBM/cuda/cuda_utils.hu>``) is part of a compile unit:
+    translate it, or the unit keeps its CUDA names.  An include names a file
+    when the file's path ends with the include's path."""
+    by_name: dict[str, list[Path]] = {}
+    for other in result.others:
+        by_name.setdefault(other.name, []).append(other)
+    if not by_name:
+        return
+    taken: dict[Path, str] = {}
+    queue = list(result.targets)
+    while queue:
+        target = queue.pop()
+        try:
+            data = target.real.read_bytes()
+        except OSError:
+            continue
+        if b"include" not in data:
+            continue
+        for match in _INCLUDE_NAME.finditer(data):
+            name = match.group(1).decode("utf-8", errors="replace").strip()
+            parts = Path(name).parts
+            for other in by_name.get(Path(name).name, ()):
+                if other in taken or other.parts[-len(parts) :] != parts:
+                    continue
+                taken[other] = target.display
+                before = len(result.targets)
+                add(other, explicit=False)
+                queue.extend(result.targets[before:])
+    if not taken:
+        return
+    result.others = [o for o in result.others if o not in taken]
+    result.extra_copies = [(f, o) for f, o in result.extra_copies if f not in taken]
+    result.added_headers.extend(
+        f"{_display(o)} (included by {by})" for o, by in sorted(taken.items())
+    )
 
 
 IGNORED = "ignored by .gitignore"

@@ -310,3 +310,35 @@ def test_rename_keeps_links_leading_to_the_renamed_file(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert os.readlink(out / "alias.cu") == "lib/kernel_hip.hip"
     assert b"hipMalloc" in (out / "alias.cu").read_bytes()
+
+
+@pytest.mark.parametrize("mode", ["output-dir", "in-place"])
+def test_a_header_without_a_source_extension_that_a_source_includes_is_translated(
+    tmp_path: Path, mode: str
+) -> None:
+    """LightGBM includes <LightGBM/cuda/cuda_utils.hu>: the walk takes only
+    source extensions, but an included file is part of the unit; left as it
+    was, the unit keeps <cuda.h> and cudaMalloc silently."""
+    tree = tmp_path / "tree"
+    _write(
+        tree,
+        {
+            "include/pkg/util.hu": b"#pragma once\n#include <cuda.h>\n" + HEADER,
+            "src/k.cu": b"#include <pkg/util.hu>\n" + KERNEL,
+            "docs/notes.txt": b"cudaMalloc is called in src/k.cu\n",  # not included: as is
+        },
+    )
+    args = [str(tree), *NO_INCLUDE]
+    out = tmp_path / "out"
+    if mode == "output-dir":
+        args += ["-o", str(out), "--copy-all"]
+    done = run_cli(*args)
+    assert done.returncode == 0, done.stderr
+    where = out if mode == "output-dir" else tree
+    header = (where / "include/pkg/util.hu").read_text()
+    assert "hipDeviceSynchronize" in header and "<cuda.h>" not in header
+    assert b"also translating the local header" in done.stderr and b"util.hu" in done.stderr
+    notes = (where / "docs/notes.txt").read_text() if mode == "output-dir" else None
+    assert notes in (None, "cudaMalloc is called in src/k.cu\n")
+    if mode == "in-place":
+        assert (tree / "docs/notes.txt").read_text() == "cudaMalloc is called in src/k.cu\n"

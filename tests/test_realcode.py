@@ -88,3 +88,30 @@ def test_ci_slice_units_that_compiled_still_compile(tmp_path: Path) -> None:
                 )
     assert not regressions, "\n".join(regressions)
     assert (tmp_path / "realcode.md").read_text(encoding="utf-8").startswith("# Real-code")
+
+
+def test_an_error_directive_is_predicted_by_a_diagnostic_on_the_condition_selecting_it() -> None:
+    """CuPy's vendored CCCL: `#if !_CCCL_CUDACC_EQUAL(CUDART_VERSION ...)` /
+    `#error "... incompatible"`: hipify-py reports CUDART_VERSION on the #if
+    line, which is the construct that causes the #error one line below."""
+    sys.path.insert(0, str(REPO / "benchmarks" / "realcode"))
+    from classify import Diagnostic, FirstError, controlling_lines, predicted_by
+
+    lines = [
+        "#if _CCCL_CUDA_COMPILATION()",  # 1
+        "#  if defined(UNRELATED)",  # 2
+        "#  endif",  # 3
+        "#  if !EQUAL(CUDART_VERSION / 1000, \\",  # 4
+        "              CUDART_VERSION % 1000)",  # 5
+        '#    error "incompatible"',  # 6
+        "#  endif",  # 7
+        "#endif",  # 8
+    ]
+    assert controlling_lines(lines, 6) == {1, 4, 5}
+    error = FirstError(file="t.h", line=6, message='"incompatible"', label="#error")
+    on_condition = [Diagnostic(file="t.h", line=5, code="HPY101", severity="error", message="")]
+    elsewhere = [Diagnostic(file="t.h", line=2, code="HPY101", severity="error", message="")]
+    assert predicted_by(error, on_condition, controlling_lines(lines, 6)) == "condition: HPY101"
+    assert predicted_by(error, elsewhere, controlling_lines(lines, 6)) is None
+    other = FirstError(file="t.h", line=6, message="x", label="undeclared identifier")
+    assert predicted_by(other, on_condition, controlling_lines(lines, 6)) is None

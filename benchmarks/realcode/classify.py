@@ -139,20 +139,57 @@ class Diagnostic:
     message: str
 
 
-def predicted_by(error: FirstError, diagnostics: list[Diagnostic]) -> str | None:
+def predicted_by(
+    error: FirstError, diagnostics: list[Diagnostic], conditions: set[int] | None = None
+) -> str | None:
     """How a hipify-py diagnostic (error or warning) predicted ``error``:
-    "line" (same file and line), "construct" (same file, names an identifier
-    the error names), or None (a silent failure)."""
+    "line" (same file and line), "condition" (an ``#error``'s first error
+    and a diagnostic on a line of the #if / #elif conditions that select that
+    ``#error``: ``conditions``, from controlling_lines), "construct" (same
+    file, names an identifier the error names), or None (a silent failure)."""
     relevant = [d for d in diagnostics if d.severity in ("error", "warning")]
     same_file = [d for d in relevant if d.file == error.file]
     for diag in same_file:
         if diag.line == error.line:
             return f"line: {diag.code}"
+    if error.label == "#error":
+        for diag in same_file:
+            if diag.line in (conditions or set()):
+                return f"condition: {diag.code}"
     names = identifiers_in(error.message)
     for diag in same_file:
         if names & set(_IDENT.findall(diag.message)):
             return f"construct: {diag.code}"
     return None
+
+
+_DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+
+
+def controlling_lines(lines: list[str], line: int) -> set[int]:
+    """The lines (1-based) of the #if / #elif conditions that select line
+    ``line``: each enclosing conditional's branch and the branches before it
+    in its chain (an #else is selected by its #if and #elifs being false)."""
+    found: set[int] = set()
+    depth = 0
+    index = min(line, len(lines)) - 2  # start above the line itself
+    while index >= 0:
+        match = _DIRECTIVE.match(lines[index])
+        if match is not None:
+            word = match.group(1)
+            if word == "endif":
+                depth += 1
+            elif depth > 0:
+                if word.startswith("if"):
+                    depth -= 1
+            else:
+                found.add(index + 1)  # a branch of an enclosing chain, or its #if
+                end = index + 1
+                while lines[end - 1].rstrip().endswith("\\") and end < len(lines):
+                    end += 1  # a condition continued on the next lines
+                    found.add(end)
+        index -= 1
+    return found
 
 
 def original_line(original: list[str], translated: list[str], line: int) -> int | None:

@@ -42,7 +42,14 @@ sys.path[:0] = [str(HERE), str(REPO)]
 import compile_units  # noqa: E402
 import report  # noqa: E402
 import sources  # noqa: E402
-from classify import Diagnostic, FirstError, label_of, original_line, predicted_by  # noqa: E402
+from classify import (  # noqa: E402
+    Diagnostic,
+    FirstError,
+    controlling_lines,
+    label_of,
+    original_line,
+    predicted_by,
+)
 
 # the HIP version the translation built as HIP on NVIDIA targets (its _sync
 # warp functions are CUDA's own there, as hip_smoke's NVIDIA compiler assumes)
@@ -107,6 +114,17 @@ def lines_map(original: Path, translated: Path, error: FirstError) -> int:
     except OSError:
         return error.line
     return original_line(before.splitlines(), after.splitlines(), error.line) or 0
+
+
+def conditions_of(original: Path, error: FirstError) -> set[int]:
+    """The lines of the #if conditions selecting an #error (in the original file)."""
+    if error.label != "#error" or not error.file or error.file.startswith("/"):
+        return set()
+    try:
+        text = (original / error.file).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return set()
+    return controlling_lines(text.splitlines(), error.line)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -279,7 +297,9 @@ def run_project(
             if not outcome.compiled and target != "cuda" and outcome.first_error is not None:
                 error = FirstError(**outcome.first_error)
                 entry["original_line"] = error.line = lines_map(tree, trees[target], error)
-                entry["predicted"] = predicted_by(error, diagnostics[target])
+                entry["predicted"] = predicted_by(
+                    error, diagnostics[target], conditions_of(tree, error)
+                )
             row[target] = entry
         unit_rows.append(row)
     for out in trees.values():  # a project's staged trees go as soon as it is done

@@ -374,12 +374,18 @@ def _used_as(row: Row, node: tree_sitter.Node, ctx: Context) -> bool:
     return True
 
 
-_NESTED = re.compile(r"[\w>]\s*::\s*\Z")
+_NESTED = re.compile(r"(\w+|>)\s*::\s*\Z")
+# words after which `::` opens the global scope (`typedef ::cub::X`), not a nesting
+_BEFORE_GLOBAL = frozenset(
+    "typedef using return new delete typename const constexpr static inline extern "
+    "volatile case throw sizeof decltype co_return co_yield else do friend".split()
+)
 
 
 def _nested(text: str, start: int) -> bool:
     """Is the name at ``start`` qualified by an outer scope (``thrust::cuda``)?"""
-    return _NESTED.search(text, max(0, start - 64), start) is not None
+    found = _NESTED.search(text, max(0, start - 64), start)
+    return found is not None and found.group(1) not in _BEFORE_GLOBAL
 
 
 def _foreign_scope(ctx: Context, node: tree_sitter.Node) -> bool:

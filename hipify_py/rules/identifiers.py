@@ -377,8 +377,29 @@ def _used_as(row: Row, node: tree_sitter.Node, ctx: Context) -> bool:
 _NESTED = re.compile(r"(\w+|>)\s*::\s*\Z")
 # words after which `::` opens the global scope (`typedef ::cub::X`), not a nesting
 _BEFORE_GLOBAL = frozenset(
-    "typedef using return new delete typename const constexpr static inline extern "
-    "volatile case throw sizeof decltype co_return co_yield else do friend".split()
+    [
+        "typedef",
+        "using",
+        "return",
+        "new",
+        "delete",
+        "typename",
+        "const",
+        "constexpr",
+        "static",
+        "inline",
+        "extern",
+        "volatile",
+        "case",
+        "throw",
+        "sizeof",
+        "decltype",
+        "co_return",
+        "co_yield",
+        "else",
+        "do",
+        "friend",
+    ]
 )
 
 

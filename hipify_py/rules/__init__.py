@@ -19,6 +19,7 @@ def all_rules() -> list[Rule]:
         cxx17,
         device_hazards,
         guards,
+        half2_minmax,
         identifiers,
         includes,
         launch,
@@ -32,6 +33,7 @@ def all_rules() -> list[Rule]:
 
     return [
         identifiers.run,
+        half2_minmax.run,
         guards.run,
         warp.run,
         warp_size.run,

@@ -203,12 +203,14 @@ ASSUMED_CUDA_VERSION = _code(
     "HPY111",
     "assumed-cuda-version",
     W,
-    "a CUDA version macro used as a value becomes the CUDA release the tables translate",
+    "a CUDA version macro used as a value becomes the CUDA release HIP's API follows (11070)",
     why="hipcc defines neither CUDART_VERSION nor CUDA_VERSION, and an undefined name reads as 0 "
     "in #if: `#if CUDART_VERSION < 11020` would select the oldest CUDA branch (ggml's "
-    "`#define CUBLAS_COMPUTE_32F CUDA_R_32F`), whose API HIP translates worst. The use becomes "
-    "the version of the CUDA API the mapping tables translate (12040: CUDA 12.4); a "
-    "defined() / #ifdef test stays and is reported (HPY101).",
+    "`#define CUBLAS_COMPUTE_32F CUDA_R_32F`) and a minimum-version `#error` would fire. The "
+    "use becomes 11070 (CUDA 11.7): HIP 5.7.1 to 7.2.4 keep CUDA 11's signatures where CUDA 12 "
+    "changed them (hipGraphInstantiate, hipGraphExecUpdate) and lack what CUDA 11.8 and later "
+    "added (programmatic dependent launch, fp8/fp4 types), so the branch for CUDA 11.7 is the "
+    "one HIP translates best. A defined() / #ifdef test stays and is reported (HPY101).",
     example="#if CUDART_VERSION < 11020\n#define CUBLAS_COMPUTE_32F CUDA_R_32F\n#endif",
     fix="Check that the branch selected is the one HIP supports; for a test of HIP itself use "
     "HIP_VERSION (<hip/hip_version.h>).",

@@ -160,8 +160,8 @@ class Row(NamedTuple):
     arg_defaults: tuple[tuple[int, str], ...] = ()
     older_in_call: tuple[tuple[str, str], ...] = ()
     # an unsupported macro whose value the translation assumes: a use as a
-    # value becomes this literal (CUDART_VERSION: 12040, the CUDA release the
-    # tables translate); a defined() / #ifdef test of it is left and reported
+    # value becomes this literal (CUDART_VERSION: 11070, the CUDA release HIP's
+    # API follows); a defined() / #ifdef test of it is left and reported
     value: str = ""
 
     @property

@@ -341,13 +341,13 @@ def test_helper_header_guarded_by_cuda_include_guards_survives() -> None:
 
 
 def test_cuda_version_macros_become_the_assumed_cuda_release_as_values() -> None:
-    """No HIP name: a value use becomes 12040 (HPY111), so an `#if` does not read
+    """No HIP name: a value use becomes 11070 (HPY111), so an `#if` does not read
     0 and take the oldest CUDA branch; a defined() test stays and is reported."""
     for name in ("CUDA_VERSION", "CUDART_VERSION"):
         assert row(name).hip is None and "HIP_VERSION" in row(name).hint
-        assert row(name).value == "12040"
+        assert row(name).value == "11070"
     src = "#if CUDART_VERSION >= 11000\nint x;\n#endif\n"
-    assert text(src, insert_runtime_include=False) == src.replace("CUDART_VERSION", "12040")
+    assert text(src, insert_runtime_include=False) == src.replace("CUDART_VERSION", "11070")
     assert diagnostics(src, insert_runtime_include=False) == [("HPY111", 1, "CUDART_VERSION")]
     tested = "#if defined(CUDA_VERSION)\nint x;\n#endif\n#ifdef CUDART_VERSION\n#endif\n"
     assert text(tested, insert_runtime_include=False) == tested

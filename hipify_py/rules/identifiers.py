@@ -627,7 +627,7 @@ def _tested_defined(ctx: Context, start: int, node: tree_sitter.Node | None) -> 
 def _assume_value(ctx: Context, row: Row, start: int, end: int) -> None:
     """A macro HIP lacks whose value the tables assume (CUDART_VERSION): under
     hipcc it is undefined and reads as 0 in #if, which selects the oldest
-    CUDA branch; the translation targets the CUDA release the tables know."""
+    CUDA branch; the translation takes the CUDA release HIP's API follows."""
     ctx.edit(start, end, row.value, "identifiers", structural=False)
     ctx.stats.converted[(row.library, row.kind)] += 1
     ctx.references.append((start, row.cuda, row.value, row.library))
@@ -636,7 +636,7 @@ def _assume_value(ctx: Context, row: Row, start: int, end: int) -> None:
         start,
         f"{row.cuda} -> {row.value}: hipcc does not define it (it would read as 0 in #if "
         "and select the oldest CUDA branch); the translation assumes the CUDA release whose "
-        "API the mapping tables translate",
+        "API HIP follows",
         hint=row.hint or "check that the branch this selects is the one HIP supports",
         name=row.cuda,
         end=end,

@@ -23,7 +23,7 @@ TOOLCHAINS = Path(os.environ.get("HIPIFY_PY_TOOLCHAIN_CACHE", "/var/cache/hipify
 AMD_INCLUDE = TOOLCHAINS / "trixie-amd" / "usr" / "include"
 CUDA_INCLUDE = TOOLCHAINS / "trixie-nvidia" / "usr" / "include"
 
-HAND_WRITTEN = {"nccl.yaml", "nvtx.yaml"}
+HAND_WRITTEN = {"nccl.yaml", "nvml.yaml", "nvtx.yaml"}
 
 
 @cache

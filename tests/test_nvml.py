@@ -171,6 +171,21 @@ def test_below_hip_6_4_nvml_is_reported_with_the_rocm_smi_route(tmp_path: Path) 
     assert "ROCm SMI (<rocm_smi/rocm_smi.h>): rsmi_init(0)" in stderr
 
 
+def test_the_migration_report_says_to_pass_compat_for_the_reshaped_calls() -> None:
+    import json
+
+    done = run_cli("report", "--hip-version", "7.2", "--format", "json", str(PROGRAM))
+    assert done.returncode in (0, 1), done.stderr.decode()
+    blockers = {b["name"]: b for b in json.loads(done.stdout)["blockers"]}
+    count = blockers["nvmlDeviceGetCount"]
+    assert count["library"] == "nvml" and count["code"] == "HPY101"
+    assert count["hint"].startswith("pass --compat")
+    assert "amdsmi_get_socket_handles" in count["hint"]
+    # with --compat nothing of NVML blocks
+    done = run_cli("report", "--compat", "--hip-version", "7.2", "--format", "json", str(PROGRAM))
+    assert [b for b in json.loads(done.stdout)["blockers"] if b["library"] == "nvml"] == []
+
+
 # ----------------------------------------------------------- the real headers
 
 

@@ -19,6 +19,7 @@ import yaml
 from conftest import REPO, run_cli
 from toolchain_support import amd_compiler
 
+from hip_smoke.toolchain import ToolchainError, find_cuda
 from hipify_py import load_table
 from hipify_py.compat import HEADER, HEADER_FILE, NAMES_FILE, data
 
@@ -227,6 +228,22 @@ def test_the_translated_program_compiles_and_links_with_amd_smi(
             ["--offload-arch=gfx942", "-x", "hip", "monitor.cpp", "-o", "monitor", "-lamd_smi"],
             cwd=work,
         )
+        assert done.returncode == 0, done.stderr[-4000:]
+        assert (work / "monitor").is_file()
+
+
+def test_the_nvml_original_builds_with_nvcc_and_libnvidia_ml() -> None:
+    """Fixture 270's input is real NVML code: nvcc 12.4 compiles it and links it
+    against libnvidia-ml (CUDA 12.4's nvml.h and libnvidia-ml-dev)."""
+    try:
+        nvcc = find_cuda()
+    except ToolchainError as exc:
+        if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
+    with nvcc.workspace() as work:
+        (work / "monitor.cpp").write_bytes(PROGRAM.read_bytes())
+        done = nvcc.run(["monitor.cpp", "-o", "monitor", "-lnvidia-ml"], cwd=work)
         assert done.returncode == 0, done.stderr[-4000:]
         assert (work / "monitor").is_file()
 

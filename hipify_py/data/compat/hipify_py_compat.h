@@ -11,6 +11,9 @@
 // hipify-py calls hipify_py_compat::... on NVIDIA to compare the bodies with
 // CUDA's own).
 //
+// At the end, outside the include guard: NVML monitoring calls over AMD SMI,
+// switched on by <amd_smi/amdsmi.h> (see there).
+//
 // Only what HIP 5.7 and 7.2 do not declare is provided: HIP has __ldcs,
 // __ldcg and __ldca for __half and __half2 only, none of the other cache-hint
 // loads and stores, no SIMD video intrinsics, no umin/umax/llmin/..., and no
@@ -558,7 +561,8 @@ inline amdsmi_status_t gpus(std::vector<amdsmi_processor_handle>& out) {
   std::vector<amdsmi_socket_handle> sockets(socket_count);
   status = amdsmi_get_socket_handles(&socket_count, sockets.data());
   if (status != AMDSMI_STATUS_SUCCESS) return status;
-  sockets.resize(socket_count);
+  // (a count larger than the buffer says how many there are now; only the buffer was written)
+  if (socket_count < sockets.size()) sockets.resize(socket_count);
   for (amdsmi_socket_handle socket : sockets) {
     uint32_t count = 0;
     status = amdsmi_get_processor_handles(socket, &count, nullptr);
@@ -566,7 +570,8 @@ inline amdsmi_status_t gpus(std::vector<amdsmi_processor_handle>& out) {
     std::vector<amdsmi_processor_handle> here(count);
     status = amdsmi_get_processor_handles(socket, &count, here.data());
     if (status != AMDSMI_STATUS_SUCCESS) return status;
-    out.insert(out.end(), here.begin(), here.begin() + count);
+    if (count < here.size()) here.resize(count);
+    out.insert(out.end(), here.begin(), here.end());
   }
   return AMDSMI_STATUS_SUCCESS;
 }

@@ -61,7 +61,7 @@ def test_the_header_defines_every_rename_target_in_its_nvml_part() -> None:
     part = text[text.index("#if defined(__AMDSMI_H__)") :]
     assert part.index("#endif  // NVML over AMD SMI") > 0
     for rename in data().renames.values():
-        declared = rf"\b{rename.to}\s*\(|\}}\s*{rename.to}\s*;"
+        declared = rf"\b{rename.to}\s*\(|\}}\s*{rename.to}\s*;|struct\s+{rename.to}\s*\{{"
         assert re.search(declared, part), rename.to
     # after the include guard of the rest, so that an earlier include does not hide it
     assert text.index("#endif  // HIPIFY_PY_COMPAT_H") < text.index("#if defined(__AMDSMI_H__)")
@@ -119,11 +119,15 @@ def test_the_compat_include_follows_amdsmi_wherever_the_runtime_include_is(
 def test_a_file_using_nvml_without_including_it_gets_amdsmi_then_the_header(
     tmp_path: Path,
 ) -> None:
-    source = '#include "gpu_list.h"\nvoid f(nvmlDevice_t* d) { nvmlDeviceGetHandleByIndex(0, d); }\n'
+    source = (
+        '#include "gpu_list.h"\nvoid f(nvmlDevice_t* d) { nvmlDeviceGetHandleByIndex(0, d); }\n'
+        "struct nvmlMemory_st last;\n"
+    )
     out, stderr = translate(tmp_path, source, "--compat", "--hip-version", "7.2")
     assert codes(stderr) == [], stderr
     assert out.index("#include <amd_smi/amdsmi.h>") < out.index('#include "hipify_py_compat.h"')
     assert "void f(amdsmi_processor_handle* d) { hipify_nvml_device_get_handle_by_index(0, d); }" in out
+    assert "struct hipify_nvml_memory_st last;" in out  # the struct tag too
 
 
 def test_without_compat_the_other_calls_are_reported_with_the_amd_smi_call(
@@ -148,6 +152,7 @@ def test_other_nvml_calls_name_the_amd_smi_call_and_unknown_names_are_reported(
         "void f(nvmlDevice_t d, unsigned int* s, unsigned int* t) {\n"
         "    nvmlDeviceGetFanSpeed(d, s);\n"
         "    nvmlDeviceGetTemperatureThreshold(d, NVML_TEMPERATURE_THRESHOLD_SHUTDOWN, t);\n"
+        "    nvmlDeviceGetSomethingNewer(d, NVML_NEWER_THAN_12_4);\n"
         "}\n"
     )
     out, stderr = translate(tmp_path, source, "--compat", "--hip-version", "7.2")
@@ -157,8 +162,13 @@ def test_other_nvml_calls_name_the_amd_smi_call_and_unknown_names_are_reported(
         r"nvmlDeviceGetTemperatureThreshold .*\[HPY101\]\n\s+hint: AMD SMI: amdsmi_get_temp_metric",
         stderr,
     )
-    # an NVML enumerator the tables do not list is still reported
-    assert re.search(r"NVML_TEMPERATURE_THRESHOLD_SHUTDOWN looks like CUDA API.*\[HPY102\]", stderr)
+    assert re.search(
+        r"NVML_TEMPERATURE_THRESHOLD_SHUTDOWN .*\[HPY101\]\n\s+hint: AMD SMI: .*AMDSMI_TEMP_EMERGENCY",
+        stderr,
+    )
+    # NVML names the tables do not list (newer than CUDA 12.4's nvml.h) are still reported
+    for name in ("nvmlDeviceGetSomethingNewer", "NVML_NEWER_THAN_12_4"):
+        assert re.search(rf"{name} looks like CUDA API.*\[HPY102\]", stderr), name
 
 
 def test_below_hip_6_4_nvml_is_reported_with_the_rocm_smi_route(tmp_path: Path) -> None:
@@ -254,7 +264,7 @@ def test_hip_5_7_has_no_amd_smi() -> None:
     assert not any((d / "amd_smi" / "amdsmi.h").is_file() for d in compiler.include_dirs)
 
 
-def test_every_nvml_function_of_cuda_12_4_has_a_row() -> None:
+def test_every_nvml_name_of_cuda_12_4_has_a_row() -> None:
     nvml = TOOLCHAINS / "trixie-nvidia" / "usr" / "include" / "nvml.h"
     cuda = os.environ.get("HIPIFY_PY_CUDA_INCLUDE", "")
     listed = [Path(p) for p in cuda.split(os.pathsep) if p.endswith("nvml.h")]
@@ -263,7 +273,17 @@ def test_every_nvml_function_of_cuda_12_4_has_a_row() -> None:
         if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
             pytest.fail(f"{nvml}: no CUDA 12.4 nvml.h (provision.sh nvidia)")
         pytest.skip(f"{nvml}: no CUDA 12.4 nvml.h (provision.sh nvidia)")
-    functions = set(re.findall(r"DECLDIR\s+(?:char\s*\*\s*)?(nvml\w+)\s*\(", nvml.read_text()))
+    text = nvml.read_text()
+    functions = set(re.findall(r"DECLDIR\s+(?:char\s*\*\s*)?(nvml\w+)\s*\(", text))
     assert len(functions) > 300
+    code = re.sub(r"//[^\n]*", "", re.sub(r"/\*.*?\*/", "", text, flags=re.S))
+    declared = set(re.findall(r"\b(?:nvml|NVML_)\w+", code))
+    assert len(declared) > 1200
     names = load_table().names
-    assert sorted(f for f in functions if f not in names or names[f].library != "nvml") == []
+    # what the header spells but does not declare: the build switches a user
+    # defines, token-pasting fragments, a struct member
+    switches = {"NVML_NO_UNVERSIONED_FUNC_DEFS", "NVML_LIB_EXPORT", "NVML_STATIC_IMPORT"}
+    switches |= {"NVML_GPU_FABRIC_HEALTH_MASK", "NVML_GPU_FABRIC_HEALTH_MASK_SHIFT"}
+    switches |= {"NVML_GPU_FABRIC_HEALTH_MASK_WIDTH", "nvmlReturn"}
+    missing = sorted(n for n in declared - switches if n not in names or names[n].library != "nvml")
+    assert missing == []

@@ -116,6 +116,19 @@ def test_the_compat_include_follows_amdsmi_wherever_the_runtime_include_is(
     assert "hipify_nvml_device_get_count(&c)" in out
 
 
+def test_one_include_when_the_header_already_follows_amdsmi(tmp_path: Path) -> None:
+    """<cooperative_groups/reduce.h> after <nvml.h> becomes the compat include,
+    already after the AMD SMI one: no second include."""
+    source = (
+        "#include <nvml.h>\n#include <cooperative_groups/reduce.h>\n"
+        "unsigned int n() { unsigned int c = 0; nvmlDeviceGetCount(&c); return c; }\n"
+    )
+    out, stderr = translate(tmp_path, source, "--compat", "--hip-version", "7.2")
+    assert codes(stderr) == [], stderr
+    assert out.startswith('#include <amd_smi/amdsmi.h>\n#include "hipify_py_compat.h"\n'), out
+    assert out.count("hipify_py_compat.h") == 1
+
+
 def test_a_file_using_nvml_without_including_it_gets_amdsmi_then_the_header(
     tmp_path: Path,
 ) -> None:

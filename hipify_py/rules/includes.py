@@ -160,6 +160,7 @@ def run(ctx: Context) -> None:
                     ctx.edit(line[0], line[1], "", "include", structural=False)
                 continue
             has_compat = True
+            compat_at = path.start_byte
             ctx.edit(
                 path.start_byte, path.end_byte, f'"{compat.HEADER}"', "include", structural=False
             )

@@ -6,7 +6,7 @@ reported with the AMD SMI call to use; below HIP 6.4 (no AMD SMI checked) all
 of it is reported.  The translated monitoring program (fixture 270) compiles
 for gfx942 and links against libamd_smi with HIP 6.4.3 and ROCm 7.2.4; the
 AMD SMI names the tables, hints and header use are declared by those
-releases' amdsmi.h, and every function of CUDA 12.4's nvml.h has a row."""
+releases' amdsmi.h, and every name of CUDA 12.4's nvml.h has a row."""
 
 from __future__ import annotations
 
@@ -70,6 +70,10 @@ def test_the_header_defines_every_rename_target_in_its_nvml_part() -> None:
 def test_nvml_rows_name_amd_smi_or_nothing() -> None:
     raw = yaml.safe_load(NAMES_FILE.read_text(encoding="utf-8"))
     assert raw["renames"]["header"] == "amd_smi/amdsmi.h"
+    # one release for all of it: the header, the mapped names and the renames
+    table = load_table()
+    header = table.headers["nvml.h"]
+    assert (header.hip, header.hip_added, data().rename_since) == ("amd_smi/amdsmi.h", "6.4.0", "6.4.0")
     for row in load_table().names.values():
         if row.library != "nvml":
             continue

@@ -69,7 +69,8 @@ def compat(function: F) -> F:
         "--compat",
         is_flag=True,
         help="Translate CUDA features HIP lacks but can express (SIMD video intrinsics, "
-        "cache-hint loads/stores, umin/umax, cooperative_groups reduce/scan) to functions of "
+        "cache-hint loads/stores, umin/umax, cooperative_groups reduce/scan, NVML monitoring "
+        "calls over AMD SMI) to functions of "
         "hipify_py_compat.h, written into the output root (or the folder translated in "
         "place) and included where used.",
     )(function)

@@ -34,6 +34,17 @@ class CompatData:
     names: dict[str, str]  # CUDA name HIP lacks -> what the header gives
     also_for_types: dict[str, str]  # names HIP has for some types only
     includes: dict[str, str]  # CUDA header the compat header replaces -> what it gives
+    renames: dict[str, Rename]  # CUDA name of another shape -> the header's name (NVML)
+    rename_header: str  # what the header's renaming part needs included first
+    rename_since: str  # the HIP version from which the renames apply
+
+
+@dataclass(frozen=True)
+class Rename:
+    """A CUDA name the header provides under another name (NVML over AMD SMI)."""
+
+    to: str
+    gives: str  # its declaration, shown in the hint
 
 
 @lru_cache(maxsize=1)
@@ -46,6 +57,12 @@ def data() -> CompatData:
         names={str(k): str(v) for k, v in raw["names"].items()},
         also_for_types={str(k): str(v) for k, v in raw["also_for_types"].items()},
         includes={str(k): str(v) for k, v in raw["includes"].items()},
+        renames={
+            str(k): Rename(to=str(v["to"]), gives=str(v["gives"]))
+            for k, v in raw["renames"]["names"].items()
+        },
+        rename_header=str(raw["renames"]["header"]),
+        rename_since=str(raw["renames"]["since"]),
     )
 
 

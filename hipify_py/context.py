@@ -54,6 +54,8 @@ class Context:
     needed_headers: set[str] = field(default_factory=set)
     cautioned: set[str] = field(default_factory=set)  # names HPY109 was reported for
     needs_compat: bool = False  # --compat: a name hipify_py_compat.h provides is used
+    # headers hipify_py_compat.h must follow (its NVML part needs <amd_smi/amdsmi.h>)
+    compat_after: set[str] = field(default_factory=set)
 
     @property
     def root(self) -> tree_sitter.Node:

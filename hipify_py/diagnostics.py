@@ -103,7 +103,10 @@ UNSUPPORTED_API = _code(
     fix="Rewrite the code around the missing API or implement it on top of what HIP offers.  "
     "For the SIMD video intrinsics (__vsub4, __vcmpne4, ...), the cache-hint loads and stores "
     "(__stcs, __ldlu, ...) and umin/umax, pass --compat: hipify_py_compat.h provides them "
-    "(the hint says so).",
+    "(the hint says so).  NVML calls whose AMD SMI counterpart has another shape (device "
+    "count and handles, memory, utilization, temperature, power, clocks) become, with "
+    "--compat, hipify_nvml_* functions of that header over AMD SMI; for the other NVML calls "
+    "the hint names the AMD SMI call to use.",
 )
 UNKNOWN_CUDA_NAME = _code(
     "HPY102",
@@ -121,7 +124,8 @@ NEEDS_NEWER_HIP = _code(
     E,
     "the HIP counterpart appeared after the target HIP version; left unchanged",
     why="Emitting it would fail to compile with the HIP version you target (--hip-version).",
-    fix="Target a newer HIP (--hip-version) or avoid the API.",
+    fix="Target a newer HIP (--hip-version) or avoid the API.  NVML is translated to AMD SMI "
+    "from HIP 6.4 on; below it the hint names the ROCm SMI call for a port by hand.",
     example="hipGraphInstantiateWithParams with --hip-version 5.7",
 )
 DEPRECATED_API = _code(

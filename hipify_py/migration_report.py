@@ -556,7 +556,9 @@ def _blocker(d: Diagnostic, reason: str, table: MappingTable) -> Blocker:
         specific = "" if d.hint == _GENERIC_HINT else d.hint
         hint = with_action(specific, actions.unknown)
         return Blocker(d.name, "unknown", "", reason, d.code, hint)
-    specific = d.hint if d.code == "HPY103" or d.name in compat_data().names else row.hint
+    compat = compat_data()
+    given = d.code == "HPY103" or d.name in compat.names or d.name in compat.renames
+    specific = d.hint if given else row.hint  # the version, or: pass --compat
     hint = with_action(specific, actions.for_row(row.library, row.section))
     return Blocker(d.name, row.library, row.kind, reason, d.code, hint)
 

@@ -29,7 +29,7 @@ case $platform in
     rocwmma) ;;
   nvidia) patterns=('cu*.h' 'cu*.hpp' builtin_types.h channel_descriptor.h common_functions.h
     cooperative_groups.h 'device_*.h' 'device_*.hpp' 'driver_*.h' 'host_*.h' library_types.h
-    'math_*.h' mma.h nvrtc.h 'nvToolsExt*.h' 'sm_*.h' 'sm_*.hpp' 'surface_*.h' 'texture_*.h'
+    'math_*.h' mma.h nvml.h nvrtc.h 'nvToolsExt*.h' 'sm_*.h' 'sm_*.hpp' 'surface_*.h' 'texture_*.h'
     'vector_*.h' 'vector_*.hpp' cooperative_groups crt cub nvtx3 thrust) ;;
   *) echo "include_paths: unknown platform '$platform' (amd, amd-5.7, amd-6.4, amd-7.2 or nvidia)" >&2; exit 2 ;;
 esac

@@ -35,8 +35,8 @@ CUDA_LIKE = re.compile(
     # CU_ and CUx (CUdevice, CUresult) are driver API; CUTLASS_, CUTE_, CUB_,
     # CUPY_ are libraries or projects named after CUDA, not CUDA API
     r"(?:cuda[A-Z]\w*|cu[A-Z][a-z]\w*|CU_\w+|CU[a-z]\w*|CUDA_\w+|CUDART_\w+|"
-    r"(?:cublas|cublasLt|cufft|curand|cusparse|cusolver(?:Dn|Sp|Rf|Mg)?|cudnn|nvrtc|nvtx|nccl)"
-    r"[A-Z_]\w*|(?:CUBLAS|CUFFT|CURAND|CUSPARSE|CUSOLVER|CUDNN|NVRTC|NCCL)_\w+|__nv_\w+)$",
+    r"(?:cublas|cublasLt|cufft|curand|cusparse|cusolver(?:Dn|Sp|Rf|Mg)?|cudnn|nvrtc|nvtx|nccl|nvml)"
+    r"[A-Z_]\w*|(?:CUBLAS|CUFFT|CURAND|CUSPARSE|CUSOLVER|CUDNN|NVRTC|NCCL|NVML)_\w+|__nv_\w+)$",
     re.ASCII,
 )
 
@@ -692,6 +692,9 @@ def _rename(
             target = variant or None
             form = "" if variant else f" with {len(call.args)} arguments"
     compat = compat_data()
+    if target is None and not in_string and name in compat.renames:
+        _compat_rename(ctx, row, start, end)
+        return
     if not in_string and (
         (target is None and name in compat.names)
         or (target == name and name in compat.also_for_types)
@@ -834,6 +837,47 @@ def _rename(
             name=name,
             end=end,
         )
+
+
+def _compat_rename(ctx: Context, row: Row, start: int, end: int) -> None:
+    """A CUDA name hipify_py_compat.h provides under another name (NVML calls
+    of another shape than AMD SMI's): renamed with --compat from HIP
+    ``rename_since`` on, else reported with the AMD SMI calls as hint."""
+    compat = compat_data()
+    name = row.cuda
+    rename = compat.renames[name]
+    if not (ctx.options.compat or text_includes_header(ctx.text)):
+        _unconverted(
+            ctx,
+            row,
+            name,
+            end,
+            D.UNSUPPORTED_API,
+            start,
+            f"{name} has no HIP equivalent ({_describe(row)}); left unchanged",
+            hint=f"{compat.hint} ({rename.gives}); {row.hint}",
+        )
+        return
+    since = cached_version(compat.rename_since)
+    if since > ctx.target_hip:
+        _unconverted(
+            ctx,
+            row,
+            name,
+            end,
+            D.NEEDS_NEWER_HIP,
+            start,
+            f"{name} -> {rename.to} needs HIP >= {format_version(since)} "
+            f"(target is {format_version(ctx.target_hip)}); left unchanged",
+            hint="raise --hip-version if your ROCm is newer, or port this use by hand "
+            f"({row.hint})",
+        )
+        return
+    ctx.needs_compat = True
+    ctx.compat_after.add(compat.rename_header)
+    ctx.stats.converted[("compat", row.kind)] += 1
+    ctx.references.append((start, name, rename.to, "compat"))
+    ctx.edit(start, end, rename.to, "rename", structural=False)
 
 
 _STOP_AT = frozenset(

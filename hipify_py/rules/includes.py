@@ -133,6 +133,8 @@ def run(ctx: Context) -> None:
     included: dict[str, set[int]] = {}
     top_level_runtime: list[tuple[IncludePath, tuple[int, int]]] = []  # mapped to the runtime
     has_compat = False  # the file includes hipify_py_compat.h (or will)
+    compat_at = -1  # where the file's last include of hipify_py_compat.h is
+    after_at = -1  # the end of the line including a header the compat header must follow
     for path in include_paths(ctx):
         raw = ctx.text[path.start_byte : path.end_byte]
         if len(raw) < 2 or raw[0] not in '<"' or raw[-1] not in '>"':
@@ -148,6 +150,7 @@ def run(ctx: Context) -> None:
                 continue
         if name == compat.HEADER or name.endswith("/" + compat.HEADER):
             has_compat = True
+            compat_at = path.start_byte
         if ctx.options.compat and name in compat.data().includes:
             # <cooperative_groups/reduce.h>: the compat header provides it
             ctx.needs_compat = True
@@ -157,6 +160,7 @@ def run(ctx: Context) -> None:
                     ctx.edit(line[0], line[1], "", "include", structural=False)
                 continue
             has_compat = True
+            compat_at = path.start_byte
             ctx.edit(
                 path.start_byte, path.end_byte, f'"{compat.HEADER}"', "include", structural=False
             )
@@ -164,6 +168,10 @@ def run(ctx: Context) -> None:
             ctx.references.append((path.start_byte, f"<{name}>", f'"{compat.HEADER}"', "compat"))
             continue
         row = lookup_header(ctx, name)
+        if ctx.compat_after:
+            target_name = _target_name(ctx, row, name)
+            if target_name in ctx.compat_after:
+                after_at = _line_end(ctx, path.end_byte)
         if row is None:
             resulting.add(name)
             if name in _RUNTIME_PROVIDERS and first_provider < 0:
@@ -212,6 +220,18 @@ def run(ctx: Context) -> None:
     if inserted or RUNTIME_HEADER in resulting:
         std_headers.run(ctx, resulting)
     newline = ctx.info.newline.decode("latin-1")
+    if ctx.needs_compat and ctx.compat_after:
+        if after_at < 0:  # included below with the other needed headers, before the compat one
+            ctx.needed_headers |= ctx.compat_after
+        elif compat_at < after_at:
+            # right after that header (an earlier include of the compat header
+            # skipped the part that needs it; a second include adds that part)
+            lead = "" if after_at == 0 or ctx.text[after_at - 1] == "\n" else newline
+            text = f"{lead}{compat.PLAIN_INCLUDE}{newline}"
+            ctx.edit(after_at, after_at, text, "include", structural=False)
+            has_compat = True
+        else:
+            has_compat = True
     for header in sorted(ctx.needed_headers - resulting):
         ctx.after_runtime.append(f"#include <{header}>{newline}")
     if ctx.needs_compat and not has_compat:
@@ -257,6 +277,19 @@ def _place_around_runtime(ctx: Context, provider: int | None) -> None:
         ctx.edit(before_at, before_at, text, "include", structural=False)
     for text in ctx.after_runtime:
         ctx.edit(after_at, after_at, text, "include", structural=False)
+
+
+def _target_name(ctx: Context, row: HeaderRow | None, name: str) -> str:
+    """The header an include of ``name`` becomes (its own name where it stays),
+    without reporting anything."""
+    if row is None:
+        return name
+    target = row.roc if row.roc and ctx.uses_roc(row.library) else row.hip
+    if target is None:
+        return name
+    if row.hip_added and target == row.hip and cached_version(row.hip_added) > ctx.target_hip:
+        return name
+    return target
 
 
 def _target(ctx: Context, row: HeaderRow, path: IncludePath, name: str) -> str | None:

@@ -11,6 +11,9 @@
 // hipify-py calls hipify_py_compat::... on NVIDIA to compare the bodies with
 // CUDA's own).
 //
+// At the end, outside the include guard: NVML monitoring calls over AMD SMI,
+// switched on by <amd_smi/amdsmi.h> (see there).
+//
 // Only what HIP 5.7 and 7.2 do not declare is provided: HIP has __ldcs,
 // __ldcg and __ldca for __half and __half2 only, none of the other cache-hint
 // loads and stores, no SIMD video intrinsics, no umin/umax/llmin/..., and no
@@ -516,3 +519,214 @@ using hipify_py_compat::cg::exclusive_scan;
 #endif
 
 #endif  // HIPIFY_PY_COMPAT_H
+
+// ---------------------------------------------------------- NVML over AMD SMI
+// The NVML monitoring calls whose AMD SMI counterpart has another shape, for
+// files translated from <nvml.h>: hipify-py includes this header after
+// <amd_smi/amdsmi.h> (link with -lamd_smi), which turns this part on; it sits
+// outside the include guard above so that an earlier include does not hide it.
+// nvmlInit became amdsmi_init(AMDSMI_INIT_AMD_GPUS), nvmlReturn_t
+// amdsmi_status_t, nvmlDevice_t amdsmi_processor_handle.
+//
+// NVML's device index is the position of a GPU among the processors of
+// amdsmi_get_socket_handles + amdsmi_get_processor_handles, in that order.
+// Units are NVML's: bytes, percent, degrees C, milliwatts, MHz (AMD SMI
+// reports power in W, power caps in uW).  A reading AMD SMI marks as
+// unavailable returns AMDSMI_STATUS_NOT_SUPPORTED, as NVML would.
+#if defined(__AMDSMI_H__) && !defined(HIPIFY_PY_COMPAT_NVML_H)
+#define HIPIFY_PY_COMPAT_NVML_H
+#include <stdint.h>
+#include <string.h>
+#include <vector>
+
+typedef struct hipify_nvml_memory_st {
+  unsigned long long total;  // bytes
+  unsigned long long free;
+  unsigned long long used;
+} hipify_nvml_memory_t;
+
+typedef struct hipify_nvml_utilization_st {
+  unsigned int gpu;     // percent of time the graphics/compute engine was busy
+  unsigned int memory;  // percent of time the memory controller (UMC) was busy
+} hipify_nvml_utilization_t;
+
+namespace hipify_py_compat {
+namespace nvml {
+// Every GPU processor of every socket, in AMD SMI's order.
+inline amdsmi_status_t gpus(std::vector<amdsmi_processor_handle>& out) {
+  out.clear();
+  uint32_t socket_count = 0;
+  amdsmi_status_t status = amdsmi_get_socket_handles(&socket_count, nullptr);
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  std::vector<amdsmi_socket_handle> sockets(socket_count);
+  status = amdsmi_get_socket_handles(&socket_count, sockets.data());
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  // (a count larger than the buffer says how many there are now; only the buffer was written)
+  if (socket_count < sockets.size()) sockets.resize(socket_count);
+  for (amdsmi_socket_handle socket : sockets) {
+    uint32_t count = 0;
+    status = amdsmi_get_processor_handles(socket, &count, nullptr);
+    if (status != AMDSMI_STATUS_SUCCESS) return status;
+    std::vector<amdsmi_processor_handle> here(count);
+    status = amdsmi_get_processor_handles(socket, &count, here.data());
+    if (status != AMDSMI_STATUS_SUCCESS) return status;
+    if (count < here.size()) here.resize(count);
+    out.insert(out.end(), here.begin(), here.end());
+  }
+  return AMDSMI_STATUS_SUCCESS;
+}
+
+inline amdsmi_status_t copy_string(const char* text, char* out, unsigned int length) {
+  if (out == nullptr) return AMDSMI_STATUS_INVAL;
+  size_t size = strlen(text) + 1;
+  if (size > length) return AMDSMI_STATUS_INSUFFICIENT_SIZE;
+  memcpy(out, text, size);
+  return AMDSMI_STATUS_SUCCESS;
+}
+}  // namespace nvml
+}  // namespace hipify_py_compat
+
+// nvmlDeviceGetCount
+inline amdsmi_status_t hipify_nvml_device_get_count(unsigned int* count) {
+  if (count == nullptr) return AMDSMI_STATUS_INVAL;
+  std::vector<amdsmi_processor_handle> all;
+  amdsmi_status_t status = hipify_py_compat::nvml::gpus(all);
+  if (status == AMDSMI_STATUS_SUCCESS) *count = static_cast<unsigned int>(all.size());
+  return status;
+}
+
+// nvmlDeviceGetHandleByIndex
+inline amdsmi_status_t hipify_nvml_device_get_handle_by_index(unsigned int index,
+                                                              amdsmi_processor_handle* device) {
+  if (device == nullptr) return AMDSMI_STATUS_INVAL;
+  std::vector<amdsmi_processor_handle> all;
+  amdsmi_status_t status = hipify_py_compat::nvml::gpus(all);
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  if (index >= all.size()) return AMDSMI_STATUS_INVAL;  // NVML: INVALID_ARGUMENT
+  *device = all[index];
+  return AMDSMI_STATUS_SUCCESS;
+}
+
+// nvmlDeviceGetMemoryInfo: VRAM in bytes
+inline amdsmi_status_t hipify_nvml_device_get_memory_info(amdsmi_processor_handle device,
+                                                          hipify_nvml_memory_t* memory) {
+  if (memory == nullptr) return AMDSMI_STATUS_INVAL;
+  uint64_t total = 0, used = 0;
+  amdsmi_status_t status = amdsmi_get_gpu_memory_total(device, AMDSMI_MEM_TYPE_VRAM, &total);
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  status = amdsmi_get_gpu_memory_usage(device, AMDSMI_MEM_TYPE_VRAM, &used);
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  memory->total = total;
+  memory->used = used;
+  memory->free = used < total ? total - used : 0;
+  return AMDSMI_STATUS_SUCCESS;
+}
+
+// nvmlDeviceGetUtilizationRates: gfx and UMC activity in percent
+inline amdsmi_status_t hipify_nvml_device_get_utilization_rates(
+    amdsmi_processor_handle device, hipify_nvml_utilization_t* utilization) {
+  if (utilization == nullptr) return AMDSMI_STATUS_INVAL;
+  amdsmi_engine_usage_t usage = {};
+  amdsmi_status_t status = amdsmi_get_gpu_activity(device, &usage);
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  // unavailable: the 0xFFFF sentinel (or UINT32_MAX), anything above 100 %
+  if (usage.gfx_activity > 100 || usage.umc_activity > 100) return AMDSMI_STATUS_NOT_SUPPORTED;
+  utilization->gpu = usage.gfx_activity;
+  utilization->memory = usage.umc_activity;
+  return AMDSMI_STATUS_SUCCESS;
+}
+
+// nvmlDeviceGetTemperature: degrees C (NVML_TEMPERATURE_GPU became the
+// hotspot / junction sensor)
+inline amdsmi_status_t hipify_nvml_device_get_temperature(amdsmi_processor_handle device,
+                                                          amdsmi_temperature_type_t sensor,
+                                                          unsigned int* temperature) {
+  if (temperature == nullptr) return AMDSMI_STATUS_INVAL;
+  int64_t celsius = 0;
+  amdsmi_status_t status = amdsmi_get_temp_metric(device, sensor, AMDSMI_TEMP_CURRENT, &celsius);
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  *temperature = celsius < 0 ? 0u : static_cast<unsigned int>(celsius);
+  return AMDSMI_STATUS_SUCCESS;
+}
+
+// nvmlDeviceGetPowerUsage: milliwatts (AMD SMI: whole watts; the current
+// socket power on MI300 and later, else the average)
+inline amdsmi_status_t hipify_nvml_device_get_power_usage(amdsmi_processor_handle device,
+                                                          unsigned int* milliwatts) {
+  if (milliwatts == nullptr) return AMDSMI_STATUS_INVAL;
+  amdsmi_power_info_t power = {};
+  amdsmi_status_t status = amdsmi_get_power_info(device, &power);
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  uint32_t watts = power.current_socket_power;
+  if (watts == UINT32_MAX) watts = power.average_socket_power;
+  if (watts == UINT32_MAX) return AMDSMI_STATUS_NOT_SUPPORTED;
+  *milliwatts = watts * 1000u;
+  return AMDSMI_STATUS_SUCCESS;
+}
+
+// nvmlDeviceGetPowerManagementLimit / nvmlDeviceGetEnforcedPowerLimit:
+// milliwatts (AMD SMI: the power cap of sensor 0 in microwatts)
+inline amdsmi_status_t hipify_nvml_device_get_power_limit(amdsmi_processor_handle device,
+                                                          unsigned int* milliwatts) {
+  if (milliwatts == nullptr) return AMDSMI_STATUS_INVAL;
+  amdsmi_power_cap_info_t cap = {};
+  amdsmi_status_t status = amdsmi_get_power_cap_info(device, 0, &cap);
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  *milliwatts = static_cast<unsigned int>(cap.power_cap / 1000u);
+  return AMDSMI_STATUS_SUCCESS;
+}
+
+// nvmlDeviceGetClockInfo / nvmlDeviceGetMaxClockInfo: MHz
+inline amdsmi_status_t hipify_nvml_device_get_clock_info(amdsmi_processor_handle device,
+                                                         amdsmi_clk_type_t type,
+                                                         unsigned int* mhz) {
+  if (mhz == nullptr) return AMDSMI_STATUS_INVAL;
+  amdsmi_clk_info_t clock = {};
+  amdsmi_status_t status = amdsmi_get_clock_info(device, type, &clock);
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  if (clock.clk == UINT32_MAX) return AMDSMI_STATUS_NOT_SUPPORTED;
+  *mhz = clock.clk;
+  return AMDSMI_STATUS_SUCCESS;
+}
+
+inline amdsmi_status_t hipify_nvml_device_get_max_clock_info(amdsmi_processor_handle device,
+                                                             amdsmi_clk_type_t type,
+                                                             unsigned int* mhz) {
+  if (mhz == nullptr) return AMDSMI_STATUS_INVAL;
+  amdsmi_clk_info_t clock = {};
+  amdsmi_status_t status = amdsmi_get_clock_info(device, type, &clock);
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  if (clock.max_clk == UINT32_MAX) return AMDSMI_STATUS_NOT_SUPPORTED;
+  *mhz = clock.max_clk;
+  return AMDSMI_STATUS_SUCCESS;
+}
+
+// nvmlDeviceGetName: the ASIC's market name
+inline amdsmi_status_t hipify_nvml_device_get_name(amdsmi_processor_handle device, char* name,
+                                                   unsigned int length) {
+  amdsmi_asic_info_t asic = {};
+  amdsmi_status_t status = amdsmi_get_gpu_asic_info(device, &asic);
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  asic.market_name[sizeof asic.market_name - 1] = '\0';
+  return hipify_py_compat::nvml::copy_string(asic.market_name, name, length);
+}
+
+// nvmlDeviceGetUUID: AMD SMI's UUID (not NVML's "GPU-..." form)
+inline amdsmi_status_t hipify_nvml_device_get_uuid(amdsmi_processor_handle device, char* uuid,
+                                                   unsigned int length) {
+  char text[AMDSMI_GPU_UUID_SIZE + 1] = {};
+  unsigned int size = AMDSMI_GPU_UUID_SIZE;
+  amdsmi_status_t status = amdsmi_get_gpu_device_uuid(device, &size, text);
+  if (status != AMDSMI_STATUS_SUCCESS) return status;
+  return hipify_py_compat::nvml::copy_string(text, uuid, length);
+}
+
+// nvmlErrorString
+inline const char* hipify_nvml_error_string(amdsmi_status_t status) {
+  const char* text = nullptr;
+  if (amdsmi_status_code_to_string(status, &text) != AMDSMI_STATUS_SUCCESS || text == nullptr) {
+    return "unknown AMD SMI status";
+  }
+  return text;
+}
+#endif  // NVML over AMD SMI

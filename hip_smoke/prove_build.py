@@ -32,6 +32,7 @@ class Toolchains:
     compilers: dict[str, Compiler] = field(default_factory=dict)  # cuda, amd, nvidia
     missing: dict[str, str] = field(default_factory=dict)
     offload_arch: str = "gfx942"
+    wanted: set[str] = field(default_factory=lambda: {"cuda", "amd", "nvidia"})
     # a second nvcc for the originals whose library headers the first lacks
     cuda_fallback: Compiler | None = None
 
@@ -175,14 +176,26 @@ def build_all(
     """Build every side of every program into ``build_dir``; returns (and
     writes) the manifest."""
     build_dir.mkdir(parents=True, exist_ok=True)
-    sides: dict[str, dict[str, dict[str, Any]]] = {p.name: {} for p in programs}
-    translations: dict[str, str] = {}
+    # a build folder collects sides: what an earlier run built (the CUDA
+    # originals, on another machine) stays unless built again now
+    earlier = _earlier(build_dir)
+    old_entries = {e["name"]: e for e in earlier.get("programs", [])}
+    sides: dict[str, dict[str, dict[str, Any]]] = {
+        p.name: dict(old_entries.get(p.name, {}).get("sides", {})) for p in programs
+    }
+    for program in programs:
+        for platform in ("cuda", *program.platforms):
+            if platform not in toolchains.wanted:
+                sides[program.name].setdefault(
+                    platform, {"built": "skipped", "detail": "not built (--platform)"}
+                )
+    translations: dict[str, str] = dict(earlier.get("translations", {}))
     originals = [c for c in (toolchains.compilers.get("cuda"), toolchains.cuda_fallback) if c]
-    if not originals:
+    if "cuda" in toolchains.wanted and not originals:
         why = toolchains.missing.get("cuda", "no nvcc")
         for program in programs:
             sides[program.name]["cuda"] = {"built": "skipped", "detail": why}
-    else:
+    elif "cuda" in toolchains.wanted:
         with contextlib.ExitStack() as stack:
             trees: dict[int, Path] = {}
             for program in programs:
@@ -206,6 +219,8 @@ def build_all(
                     platforms,
                 )
     for platform in ("amd", "nvidia"):
+        if platform not in toolchains.wanted:
+            continue
         chosen = toolchains.compilers.get(platform)
         wanted = [p for p in programs if platform in p.platforms]
         if chosen is None:
@@ -235,6 +250,7 @@ def build_all(
         "schema": 1,
         "config": str(config.path),
         "compilers": {
+            **earlier.get("compilers", {}),
             **{p: c.description for p, c in toolchains.compilers.items()},
             **(
                 {"cuda (fallback)": toolchains.cuda_fallback.description}
@@ -243,12 +259,23 @@ def build_all(
             ),
         },
         "translations": translations,
-        "programs": [_entry(p, config, build_dir, sides[p.name]) for p in programs],
+        "programs": [_entry(p, config, build_dir, sides[p.name]) for p in programs]
+        + [e for name, e in old_entries.items() if name not in sides],
     }
     import json
 
     (build_dir / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest
+
+
+def _earlier(build_dir: Path) -> dict[str, Any]:
+    import json
+
+    try:
+        data = json.loads((build_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and data.get("schema") == 1 else {}
 
 
 def _original_compiler(

@@ -50,9 +50,11 @@ built); 1 when one differs, is not reproducible or failed to build or run;
 @click.option(
     "--platform",
     "platforms",
-    type=click.Choice(["amd", "nvidia"]),
+    type=click.Choice(["amd", "nvidia", "cuda"]),
     multiple=True,
-    help="Translated sides to build (repeatable; default: each whose toolchain is found).",
+    help="The sides to build (repeatable): amd and nvidia (translations), cuda (the "
+    "originals).  Default: the originals, and each translation whose toolchain is found.  "
+    "Into a --build-dir, sides not built now are kept from an earlier run.",
 )
 @click.option("--offload-arch", default="gfx942", show_default=True, help="AMD GPU target.")
 @click.option("--hipcc", type=click.Path(dir_okay=False), help="The hipcc to use (AMD).")
@@ -172,15 +174,20 @@ def _build_and_run(names: list[str], flags: dict[str, Any]) -> int:
     toolchains = _toolchains(flags)
     if isinstance(toolchains, int):
         return toolchains
-    if not {"amd", "nvidia"} & set(toolchains.compilers):
+    if not set(toolchains.compilers):
         return _error(
-            "no toolchain for a translated side: "
-            + "; ".join(f"{p}: {toolchains.missing[p]}" for p in ("amd", "nvidia"))
+            "no toolchain for any side: "
+            + "; ".join(f"{p}: {why}" for p, why in toolchains.missing.items())
         )
     temporary = flags["build_dir"] is None
     build_dir = Path(tempfile.mkdtemp(prefix="hipify-prove-")) if temporary else flags["build_dir"]
     try:
         manifest = build_all(config, programs, toolchains, build_dir, platforms, _progress)
+        chosen_names = {p.name for p in programs}
+        manifest = {
+            **manifest,
+            "programs": [e for e in manifest["programs"] if e["name"] in chosen_names],
+        }
         amd = toolchains.compilers.get("amd")
         chroots = {"amd": amd.root} if amd is not None and amd.root is not None else {}
         return _run_and_report(build_dir, manifest, flags, chroots)
@@ -193,17 +200,17 @@ def _toolchains(flags: dict[str, Any]) -> Any:
     from .prove_build import Toolchains
     from .toolchain import Compiler, ToolchainError, find_amd, find_cuda, find_nvidia
 
-    found = Toolchains(offload_arch=flags["offload_arch"])
     asked = set(flags["platforms"])
-    wanted = asked or {"amd", "nvidia"}
+    wanted = asked or {"cuda", "amd", "nvidia"}
+    found = Toolchains(offload_arch=flags["offload_arch"], wanted=wanted)
     finders: dict[str, Callable[[], Compiler]] = {
         "cuda": lambda: find_cuda(prefer_host=True),
         "amd": lambda: find_amd(flags["hipcc"], flags["offload_arch"], release=flags["rocm"]),
         "nvidia": lambda: find_nvidia(release=flags["rocm"]),
     }
     for platform, finder in finders.items():
-        if platform != "cuda" and platform not in wanted:
-            found.missing[platform] = "not asked for (--platform)"
+        if platform not in wanted:
+            found.missing[platform] = "not built (--platform)"
             continue
         try:
             found.compilers[platform] = finder()
@@ -293,3 +300,9 @@ def _table(results: list[dict[str, Any]]) -> None:
     console.print(table)
     counts = summary(results)
     console.print(", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no programs")
+
+
+def main() -> None:
+    """``python -m hip_smoke.prove``: the same without the hipify-py command (a GPU
+    machine that builds the CUDA originals with its own nvcc: --platform cuda)."""
+    prove_command(prog_name="python -m hip_smoke.prove")

@@ -25,8 +25,8 @@ VECTOR_ADD = (RECORDED / "vector_add.txt").read_text(encoding="utf-8")
 STREAMS = (RECORDED / "streams_events.txt").read_text(encoding="utf-8")
 
 
-def out(stdout: str, code: int | None = 0, **files: bytes | None) -> Output:
-    return Output(stdout, code, files)
+def out(stdout: str, code: int | None = 0, files: dict[str, bytes | None] | None = None) -> Output:
+    return Output(stdout, code, files or {})
 
 
 def test_identical_recorded_outputs_are_the_same() -> None:
@@ -121,17 +121,19 @@ def test_a_timed_out_translation_is_different() -> None:
 
 def test_written_files_text_and_binary() -> None:
     rules = Rules(files=("hist.txt", "raw.bin"), rtol=1e-6)
-    original = out("PASS\n", **{"hist.txt": b"0 1000\n1 2000.0\n", "raw.bin": b"\x00\x01\x02"})
-    close = out("PASS\n", **{"hist.txt": b"0 1000\n1 2000.0000001\n", "raw.bin": b"\x00\x01\x02"})
+    original = out("PASS\n", files={"hist.txt": b"0 1000\n1 2000.0\n", "raw.bin": b"\x00\x01\x02"})
+    close = out(
+        "PASS\n", files={"hist.txt": b"0 1000\n1 2000.0000001\n", "raw.bin": b"\x00\x01\x02"}
+    )
     assert compare_outputs(original, close, rules) is None
-    other = out("PASS\n", **{"hist.txt": b"0 1000\n1 2000.0\n", "raw.bin": b"\x00\x01\x03\xff"})
+    other = out("PASS\n", files={"hist.txt": b"0 1000\n1 2000.0\n", "raw.bin": b"\x00\x01\x03\xff"})
     found = compare_outputs(original, other, rules)
     assert found is not None
     assert (found.where, found.expected, found.got) == ("file raw.bin byte 2", "02", "03ff")
-    missing = out("PASS\n", **{"hist.txt": None, "raw.bin": b"\x00\x01\x02"})
+    missing = out("PASS\n", files={"hist.txt": None, "raw.bin": b"\x00\x01\x02"})
     found = compare_outputs(original, missing, rules)
     assert found is not None and found.where == "file hist.txt" and found.got == "<not written>"
-    text = out("PASS\n", **{"hist.txt": b"0 1000\n1 2001.0\n", "raw.bin": b"\x00\x01\x02"})
+    text = out("PASS\n", files={"hist.txt": b"0 1000\n1 2001.0\n", "raw.bin": b"\x00\x01\x02"})
     found = compare_outputs(original, text, rules)
     assert found is not None and found.where == "file hist.txt line 2"
 

@@ -83,7 +83,11 @@ def test_pyproject_table_and_its_translate_options_side_by_side(tmp_path: Path) 
         (("{out} {libs}", "{out} {cxx}"), 14, "unknown placeholder(s) {cxx}"),
         (('sources = ["saxpy.cu"]', ""), 4, "saxpy: give either sources"),
         (('args = ["--seed", "{seed}"]', 'args = "--seed"'), 8, "args must be a list of strings"),
-        (('exit-code = "any"', 'exit-code = "none"'), 17, 'exit-code must be a whole number or "any"'),
+        (
+            ('exit-code = "any"', 'exit-code = "none"'),
+            17,
+            'exit-code must be a whole number or "any"',
+        ),
         (("runs = 3", "runs = [3"), 2, "invalid TOML"),
     ],
 )

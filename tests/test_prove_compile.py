@@ -38,9 +38,12 @@ def test_example_project_builds_every_side_compile_only(tmp_path: Path) -> None:
     _need(find_nvidia)
     _need(find_cuda)
     build, junit, report = tmp_path / "build", tmp_path / "j.xml", tmp_path / "r.json"
+    markdown = tmp_path / "r.md"
     done = run_cli(
         "prove",
         "--compile-only",
+        "--markdown",
+        str(markdown),
         "--rocm",
         "5.7",
         "--build-dir",
@@ -88,6 +91,9 @@ def test_example_project_builds_every_side_compile_only(tmp_path: Path) -> None:
     assert (build / histogram["inputs"] / "data" / "bins.txt").read_text() == "16\n"
     saxpy = next(p for p in manifest["programs"] if p["name"] == "saxpy")
     assert saxpy["args"] == ["--seed", "2024", "--n", "100000"]
+    # docs/smoke.md shows this very table
+    table = markdown.read_text().split("\n\n")[0]
+    assert table in (REPO / "docs" / "smoke.md").read_text(encoding="utf-8")
     suite = ElementTree.parse(junit).getroot()
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("6", "0", "0")
     assert suite.get("skipped") == "1"

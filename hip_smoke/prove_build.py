@@ -22,7 +22,20 @@ from .prove_config import Program, ProveConfig
 from .prove_run import MANIFEST, rules_to
 from .toolchain import Compiler
 
-_NOT_COPIED = (".git", ".hg", ".svn", "__pycache__", ".smoke-build", ".prove-build")
+# never part of a program's sources (besides the build folder itself)
+_NOT_COPIED = (
+    ".git",
+    ".hg",
+    ".svn",
+    "__pycache__",
+    ".venv",
+    "venv",
+    "node_modules",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+)
 
 
 @dataclass
@@ -43,7 +56,9 @@ def _first_error(text: str) -> str:
     return (lines[0] if lines else fallback).strip()[:300]
 
 
-def translate_tree(config: ProveConfig, compiler: Compiler, into: Path) -> tuple[bool, str]:
+def translate_tree(
+    config: ProveConfig, compiler: Compiler, into: Path, build_dir: Path | None = None
+) -> tuple[bool, str]:
     """Translate the configuration's root into ``into`` with the real
     ``hipify-py`` command and the project's options (its configuration file;
     the HIP version of the compiler unless the project pins one)."""
@@ -54,7 +69,9 @@ def translate_tree(config: ProveConfig, compiler: Compiler, into: Path) -> tuple
     except ConfigError as exc:
         return False, str(exc)
     argv = [sys.executable, "-m", "hipify_py", str(config.root), "--output-dir", str(into)]
-    argv += ["--copy-all", "-q"]
+    argv += ["--copy-all", "-q", *(f"--exclude={name}/" for name in _NOT_COPIED)]
+    if build_dir is not None and build_dir.resolve().is_relative_to(config.root):
+        argv.append(f"--exclude=/{build_dir.resolve().relative_to(config.root).as_posix()}/")
     if options.path is not None:
         argv += ["--config", str(options.path)]
     version = options.values.get("hip_version")
@@ -233,7 +250,7 @@ def build_all(
         progress(f"{platform}: {chosen.description}")
         with chosen.workspace() as work:
             progress(f"{platform}: translating {config.root}")
-            ok, detail = translate_tree(config, chosen, work / "src")
+            ok, detail = translate_tree(config, chosen, work / "src", build_dir)
             translations[platform] = detail
             for program in wanted:
                 if not ok:

@@ -22,7 +22,7 @@ catch programs that disagree with themselves) where its GPU is, and compares.
 \b
 Examples:
   hipify-py prove                              every program of ./smoke.toml
-  hipify-py prove saxpy --platform amd         one program, AMD only
+  hipify-py prove saxpy -p cuda -p amd         one program: original and AMD translation
   hipify-py prove --compile-only --junit j.xml CI without a GPU: build all sides
   hipify-py prove --compile-only --build-dir B build here ...
   hipify-py prove --run-prebuilt B             ... run and compare there
@@ -49,6 +49,7 @@ built); 1 when one differs, is not reproducible or failed to build or run;
 )
 @click.option(
     "--platform",
+    "-p",
     "platforms",
     type=click.Choice(["amd", "nvidia", "cuda"]),
     multiple=True,

@@ -203,7 +203,7 @@ def run_and_judge(
         present = _nowhere
     for entry in manifest["programs"]:
         rules = rules_from(entry["rules"])
-        sides = entry["sides"]
+        sides = {"cuda": _NOT_BUILT, **entry["sides"]}
         original, original_status = _original(
             build_dir, entry, present, chroots, recordings, progress
         )
@@ -259,6 +259,9 @@ def run_and_judge(
     return results
 
 
+_NOT_BUILT = {"built": "skipped", "detail": "not built"}
+
+
 def _nowhere(vendor: str) -> bool:
     return False
 
@@ -271,14 +274,11 @@ def _original(
     recordings: Path | None,
     progress: Callable[[str], None] | None,
 ) -> tuple[list[Output] | None, str]:
-    side = entry["sides"]["cuda"]
+    side = entry["sides"].get("cuda", _NOT_BUILT)
     if side["built"] == "ok" and present("nvidia"):
         if progress is not None:
             progress(f"{entry['name']}: running the CUDA original")
         return run_side(build_dir, entry, "cuda", chroots.get("cuda")), "ran"
-    recorded = entry.get("recording")
-    if recorded is not None:
-        return [output_from(r) for r in recorded], "recorded"
     if recordings is not None:
         found = load_recording(recordings, entry["name"])
         if found is not None:

@@ -157,6 +157,7 @@ def build_program(
         .replace("{flags}", shlex.join(flags))
         .replace("{out}", shlex.quote(compiler.inner(binary)))
         .replace("{libs}", shlex.join(libs))
+        .rstrip()
     )
     shown = script.replace(str(compiler.inner(folder)), "$OUT")
     try:

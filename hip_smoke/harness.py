@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .compare import compare, expected_for_platform, normalise
+from .linking import Linking, carry_libraries, cuda_linking
 from .samples_index import Sample
 from .toolchain import Compiler
 
@@ -193,7 +194,15 @@ def _compile(
     if compiler.platform == "cuda" and not sample.run:
         result.compile = Step(OK, "compiled (-c); a compile-only sample is not linked here")
         return None
-    args = [*arch, *objects, "-o", "prog", *_link_flags(sample, compiler.platform, platforms)]
+    linking = Linking()
+    if compiler.platform == "cuda":
+        # statically where the toolkit can (a --build-dir binary then runs on a
+        # GPU machine without libcublas.so.12), else shared and carried beside it
+        linking = cuda_linking(sample.libraries, compiler, platforms)
+        link_flags = linking.flags
+    else:
+        link_flags = _link_flags(sample, compiler.platform, platforms)
+    args = [*arch, *objects, "-o", "prog", *link_flags]
     if compiler.platform == "nvidia":
         args.append("-lcuda")  # HIP's NVIDIA backend calls the driver API (hipDeviceGetAttribute)
     result.commands.append(" ".join([*compiler.command, *args]))
@@ -201,7 +210,14 @@ def _compile(
     if done.returncode != 0:
         result.compile = Step(FAILED, "link: " + _first_error(done.stderr + done.stdout))
         return None
-    result.compile = Step(OK)
+    note = linking.note
+    if linking.carry:
+        copied, error = carry_libraries(work / "prog", compiler)
+        if error:
+            result.compile = Step(FAILED, error)
+            return None
+        note += "; carried beside the binary (rpath $ORIGIN): " + ", ".join(copied)
+    result.compile = Step(OK, note)
     return work / "prog"
 
 
@@ -287,6 +303,8 @@ def smoke_sample(
             kept = settings.build_dir / compiler.platform / sample.name
             kept.mkdir(parents=True, exist_ok=True)
             shutil.copy2(program, kept / "prog")
+            for library in program.parent.glob("lib*.so*"):  # carried (linking.py)
+                shutil.copy2(library, kept / library.name)
         if not sample.run:
             result.run = Step(SKIPPED, "compile-only sample")
             return result

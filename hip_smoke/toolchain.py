@@ -87,6 +87,26 @@ class Compiler:
                 timeout=timeout,
             )
 
+    def inner(self, path: Path) -> str:
+        """``path`` (on this machine) as the compiler sees it."""
+        return str(path) if self.root is None else "/" + str(path.relative_to(self.root))
+
+    def shell(self, script: str, cwd: Path, timeout: int = 600) -> subprocess.CompletedProcess[str]:
+        """Run a shell command line in ``cwd`` where the compiler is (inside the
+        chroot if there is one); ``self.command`` is what it calls the compiler."""
+        full = "cd " + _quote(self.inner(cwd)) + " && " + script
+        if self.root is None:
+            return subprocess.run(
+                ["/bin/sh", "-c", full], capture_output=True, text=True, timeout=timeout
+            )
+        with _proc_mounted(self.root):
+            return subprocess.run(
+                ["chroot", str(self.root), "/bin/sh", "-c", full],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
+
 
 def _quote(text: str) -> str:
     import shlex
@@ -457,9 +477,13 @@ def find_nvidia(cache: Path = DEFAULT_CACHE, release: str | None = None) -> Comp
     )
 
 
-def find_cuda(cache: Path = DEFAULT_CACHE) -> Compiler:
+def find_cuda(cache: Path = DEFAULT_CACHE, prefer_host: bool = False) -> Compiler:
     """A compiler for the CUDA originals: nvcc 12.4 of the NVIDIA root (it has every
-    library header), else the machine's nvcc."""
+    library header), else the machine's nvcc; with ``prefer_host``, the
+    machine's nvcc first (``hipify-py prove``: the user's own CUDA)."""
+    host = _host_cuda() if prefer_host else None
+    if host is not None:
+        return host
     root = complete_root("nvidia", cache)
     if root is not None:
         return Compiler(
@@ -476,13 +500,40 @@ def find_cuda(cache: Path = DEFAULT_CACHE) -> Compiler:
             description=f"nvcc 12.4 in {root}",
             include_dirs=[root / "usr" / "include"],
         )
+    host = _host_cuda()
+    if host is None:
+        raise ToolchainError("no nvcc found for the CUDA originals")
+    return host
+
+
+def _host_cuda() -> Compiler | None:
     nvcc = shutil.which("nvcc") or (
         "/usr/local/cuda/bin/nvcc" if os.path.isfile("/usr/local/cuda/bin/nvcc") else None
     )
     if nvcc is None:
-        raise ToolchainError("no nvcc found for the CUDA originals")
-    include = Path(nvcc).resolve().parent.parent / "include"
-    return Compiler("cuda", [nvcc, "-arch=sm_90"], description=nvcc, include_dirs=[include])
+        return None
+    home = _nvcc_home(nvcc)
+    include = [home / "include", home / "targets" / "x86_64-linux" / "include"]
+    return Compiler("cuda", [nvcc, "-arch=sm_90"], description=nvcc, include_dirs=include)
+
+
+def _nvcc_home(nvcc: str) -> Path:
+    """The CUDA toolkit of ``nvcc`` (its TOP, which a wrapper script hides)."""
+    import re
+
+    try:
+        done = subprocess.run(
+            [nvcc, "--dryrun", "-x", "cu", "-c", os.devnull, "-o", os.devnull],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        found = re.search(r"TOP=(\S+)", done.stderr + done.stdout)
+        if found:
+            return Path(found.group(1).strip('"')).resolve()
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    return Path(nvcc).resolve().parent.parent
 
 
 def gpu_present(platform: str) -> bool:

@@ -44,6 +44,7 @@ with --strict; 2 usage or I/O error (other files are still processed).
 LAZY_COMMANDS = {
     "check": ("hipify_py.cli_check", "check_command"),
     "report": ("hipify_py.cli_report", "report_command"),
+    "prove": ("hip_smoke.prove_cli", "prove_command"),
 }
 
 
@@ -344,7 +345,8 @@ cli.add_command(mappings)
 
 @cli.command(
     "smoke",
-    help="Compile (and run) the hip_smoke sample programs; see `hipify-py smoke --help`.",
+    help="Compile (and run) the hip_smoke sample programs; see `hipify-py smoke --help`. "
+    "With --project: your own programs (`hipify-py prove`).",
     context_settings={
         "ignore_unknown_options": True,
         "allow_extra_args": True,
@@ -354,9 +356,16 @@ cli.add_command(mappings)
 )
 @click.pass_context
 def smoke_command(ctx: click.Context) -> None:
+    args = list(ctx.args)
+    if "--project" in args:  # your own programs: the same as `hipify-py prove`
+        from hip_smoke.prove_cli import prove_command
+
+        args.remove("--project")
+        prove_command.main(args=args, prog_name="hipify-py smoke --project")
+        return
     from hip_smoke.cli import smoke_command as real
 
-    real.main(args=list(ctx.args), prog_name="hipify-py smoke")
+    real.main(args=args, prog_name="hipify-py smoke")
 
 
 @cli.command("compat-header", context_settings={"help_option_names": ["-h", "--help"]})

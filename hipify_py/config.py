@@ -73,6 +73,8 @@ _CHOICES = {
     "fp8": ("fnuz", "ocp"),
     "engine": ("default", "clang"),
 }
+# tables of other commands, read by them: [tool.hipify-py.smoke] (hipify-py prove)
+_OTHER_TABLES = frozenset({"smoke"})
 # folders (relative to the configuration file's folder)
 _FOLDERS = frozenset({"build_path", "cuda_path", "clang_resource_dir"})
 
@@ -145,6 +147,8 @@ def _parse(table: Any, path: Path, where: str) -> Config:
         raise ConfigError(f"{path}: {where or 'the file'} must be a table")
     values: dict[str, Any] = {}
     for key, value in table.items():
+        if key in _OTHER_TABLES:
+            continue
         if key not in _KEYS:
             raise ConfigError(f"{path}: unknown key {prefix}{key!r} ({_nearest(str(key))})")
         name, kind = _KEYS[key]

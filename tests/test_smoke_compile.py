@@ -93,3 +93,36 @@ def test_fixture_expected_output_compiles_on_hips_nvidia_backend(name: str) -> N
         (work / HEADER).write_bytes(header_text())
         done = compiler.run(["-x", "cu", "-c", "unit.hip", "-o", "unit.o"], cwd=work)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+LIBRARY_SAMPLES = ["cublas_sgemm", "cufft_1d", "curand_host"]
+
+
+@pytest.mark.parametrize("name", LIBRARY_SAMPLES)
+def test_cuda_original_with_a_library_kept_for_another_machine_needs_no_toolkit(
+    name: str, tmp_path: Path
+) -> None:
+    """--build-dir binaries of the CUDA originals run where the CUDA toolkit
+    is not installed (an H200 could not load libcublas.so.12 / libcufft.so.11):
+    the libraries are linked statically, or carried beside the binary."""
+    from hip_smoke.linking import elf_dynamic, unsatisfied
+    from hip_smoke.samples_index import select
+    from hip_smoke.toolchain import ToolchainError, find_cuda
+
+    try:
+        compiler = find_cuda()
+    except ToolchainError as exc:
+        if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
+    (sample,) = select([name])
+    settings = Settings(platform="cuda", compile_only=True, build_dir=tmp_path)
+    result = smoke_sample(sample, compiler, settings, run_it=False, platforms=load_platforms())
+    assert result.compile.status == OK, result.compile.detail + "\n" + "\n".join(result.commands)
+    library = sample.libraries[0]
+    assert f"{library} linked" in result.compile.detail
+    kept = tmp_path / "cuda" / name / "prog"
+    needed, _ = elf_dynamic(kept)
+    assert unsatisfied(kept) == [], needed
+    if "statically" in result.compile.detail:
+        assert not [n for n in needed if n.startswith(f"lib{library}")], needed

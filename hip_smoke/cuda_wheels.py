@@ -28,7 +28,7 @@ _PIN = re.compile(r"^nvidia-(\w+)-cu\d+==(\S+)\s+--hash=sha256:([0-9a-f]{64})\s*
 
 
 def pins() -> dict[str, tuple[str, str, str]]:
-    """"cudnn" -> (the requirement line, the package name, its version)."""
+    """ "cudnn" -> (the requirement line, the package name, its version)."""
     found: dict[str, tuple[str, str, str]] = {}
     for line in PINS.read_text().splitlines():
         match = _PIN.match(line)
@@ -58,10 +58,20 @@ def include_dir(name: str, cache: Path = DEFAULT_CACHE, fetch: bool = True) -> P
         requirements.write_text(line + "\n")
         done = subprocess.run(
             [
-                sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                "--require-hashes", "--only-binary=:all:",
-                "--platform", "manylinux2014_x86_64",
-                "-r", str(requirements), "-d", scratch,
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--require-hashes",
+                "--only-binary=:all:",
+                "--platform",
+                "manylinux2014_x86_64",
+                "-r",
+                str(requirements),
+                "-d",
+                scratch,
             ],
             capture_output=True,
             text=True,
@@ -77,7 +87,7 @@ def include_dir(name: str, cache: Path = DEFAULT_CACHE, fetch: bool = True) -> P
         with zipfile.ZipFile(wheels[0]) as wheel:
             for member in wheel.namelist():
                 if member.startswith(prefix) and member.endswith((".h", ".hpp")):
-                    target = include / member[len(prefix):]
+                    target = include / member[len(prefix) :]
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.write_bytes(wheel.read(member))
     if not any(include.glob("*.h")):

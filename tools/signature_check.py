@@ -70,11 +70,21 @@ LIBRARIES: dict[str, Library] = {
         _lib("runtime", "CUDA runtime", ("cuda_runtime.h",), "HIP"),
         _lib("driver", "CUDA driver", ("cuda.h",), "HIP"),
         _lib(
-            "blas", "cuBLAS", ("cuda_fp16.h", "cublas_v2.h"), "hipBLAS", roc="rocBLAS",
+            "blas",
+            "cuBLAS",
+            ("cuda_fp16.h", "cublas_v2.h"),
+            "hipBLAS",
+            roc="rocBLAS",
             exclude="cublasLt",
         ),
-        _lib("blaslt", "cuBLASLt", ("cublasLt.h",), "hipBLASLt", tables=frozenset({"blas"}),
-             prefix="cublasLt"),
+        _lib(
+            "blaslt",
+            "cuBLASLt",
+            ("cublasLt.h",),
+            "hipBLASLt",
+            tables=frozenset({"blas"}),
+            prefix="cublasLt",
+        ),
         _lib("fft", "cuFFT", ("cufft.h",), "hipFFT"),
         _lib("rand", "cuRAND", ("curand.h",), "hipRAND", roc="rocRAND"),
         _lib("sparse", "cuSPARSE", ("cusparse.h",), "hipSPARSE", roc="rocSPARSE"),
@@ -166,8 +176,9 @@ def _declarable(spelled: str) -> str:
     return spelled
 
 
-def calls_source(headers: tuple[str, ...] | list[str], signatures: dict[str, list[str]],
-                 names: list[str]) -> str:
+def calls_source(
+    headers: tuple[str, ...] | list[str], signatures: dict[str, list[str]], names: list[str]
+) -> str:
     """One function per call, each on its own line and marked with its index."""
     lines = [f"#include <{h}>" for h in headers]
     for index, name in enumerate(names):
@@ -224,12 +235,28 @@ def translate(source: str, hip_version: str, roc: bool) -> tuple[str, dict[int, 
     with tempfile.TemporaryDirectory(prefix="signature-check-") as scratch:
         folder = Path(scratch)
         (folder / "calls.cu").write_text(source)
-        argv = [sys.executable, "-m", "hipify_py", "calls.cu", "-o", "out", "--format", "json",
-                "--hip-version", hip_version, "--offload-arch", "gfx942", "-j", "0"]
+        argv = [
+            sys.executable,
+            "-m",
+            "hipify_py",
+            "calls.cu",
+            "-o",
+            "out",
+            "--format",
+            "json",
+            "--hip-version",
+            hip_version,
+            "--offload-arch",
+            "gfx942",
+            "-j",
+            "0",
+        ]
         if roc:
             argv.append("--roc")
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-            [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        env = dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]),
+        )
         done = subprocess.run(argv, cwd=folder, capture_output=True, text=True, env=env)
         if done.returncode not in (0, 1) or not (folder / "out" / "calls.cu").is_file():
             raise RuntimeError(f"hipify-py failed ({done.returncode}): {done.stderr[-2000:]}")
@@ -331,8 +358,7 @@ def check_library(
     with compiler.workspace() as folder:
         (folder / "calls.hip").write_text(output)
         done = compiler.run(
-            ["--offload-arch=gfx942", "-fsyntax-only", "-ferror-limit=0", "-x", "hip",
-             "calls.hip"],
+            ["--offload-arch=gfx942", "-fsyntax-only", "-ferror-limit=0", "-x", "hip", "calls.hip"],
             folder,
         )
     arities = [len(signatures[name]) for name in names]
@@ -354,8 +380,9 @@ def check_library(
     return result
 
 
-def cuda_includes(cuda_include: list[Path], libraries: list[str], fetch: bool = True
-                  ) -> tuple[list[Path], dict[str, str]]:
+def cuda_includes(
+    cuda_include: list[Path], libraries: list[str], fetch: bool = True
+) -> tuple[list[Path], dict[str, str]]:
     """``cuda_include`` plus the include folders of the pinned wheels the
     libraries need; and, per wheel that could not be had, why."""
     from hip_smoke.cuda_wheels import include_dir
@@ -441,9 +468,11 @@ def markdown_table(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
     """reports[release][mode] -> the README's table: one row per library and
     mode, one column per release."""
     releases = list(reports)
-    head = "| CUDA library | translated to | calls | " + " | ".join(
-        RELEASE_NAMES.get(r, r) for r in releases
-    ) + " |"
+    head = (
+        "| CUDA library | translated to | calls | "
+        + " | ".join(RELEASE_NAMES.get(r, r) for r in releases)
+        + " |"
+    )
     lines = [head, "| --- | --- | ---: |" + " ---: |" * len(releases)]
     silent = dict.fromkeys(releases, 0)
     for mode in MODES:
@@ -471,10 +500,37 @@ def markdown_table(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
             target += " (`--roc`)" if mode == "roc" else ""
             lines.append(f"| {library.cuda} | {target} | {calls} | " + " | ".join(cells) + " |")
     lines.append(
-        "| **failing silently** | | | "
-        + " | ".join(f"**{silent[r]}**" for r in releases)
-        + " |"
+        "| **failing silently** | | | " + " | ".join(f"**{silent[r]}**" for r in releases) + " |"
     )
+    return "\n".join(lines) + "\n"
+
+
+KNOWN_HEADER = """\
+# Calls that fail to compile after translation without a hipify-py diagnostic,
+# per ROCm release, mode (hip: HIP names; roc: --roc) and library: what
+# tests/test_signatures.py tolerates, and nothing else.  Each is a row that
+# needs a fix (see tools/signature_check.py); a fixed call may be left here
+# (the test warns), a new one fails the test.  Regenerate after fixing:
+#   python tools/signature_check.py --table --write-known tests/data/signature_silent.yaml
+"""
+
+
+def known_yaml(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
+    """The silent failures of ``reports`` as the YAML of KNOWN_HEADER."""
+    lines = [KNOWN_HEADER.rstrip("\n")]
+    for release, per_mode in reports.items():
+        lines.append(f'"{release}":')
+        for mode, report in per_mode.items():
+            lines.append(f"  {mode}:")
+            empty = True
+            for key, result in report["libraries"].items():
+                silent = sorted(f["function"] for f in result.get("silent", []))
+                if silent:
+                    empty = False
+                    lines.append(f"    {key}:")
+                    lines.extend(f"      - {name}" for name in silent)
+            if empty:
+                lines[-1] += " {}"
     return "\n".join(lines) + "\n"
 
 
@@ -482,7 +538,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cuda-include", action="append", type=Path, default=[])
     parser.add_argument(
-        "--cuda-root", type=Path,
+        "--cuda-root",
+        type=Path,
         help="a root made by hip_smoke/toolchain/provision.sh nvidia (default: the one it makes)",
     )
     parser.add_argument("--library", default=",".join(LIBRARIES), help="comma-separated")
@@ -491,7 +548,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hip-version", help="translate for this HIP (default: the hipcc's)")
     parser.add_argument("--json", type=Path, help="write the whole report here")
     parser.add_argument(
-        "--table", action="store_true",
+        "--write-known",
+        type=Path,
+        help="write the calls that fail silently, per release, mode and library, as YAML "
+        "(tests/data/signature_silent.yaml: what tests/test_signatures.py tolerates)",
+    )
+    parser.add_argument(
+        "--table",
+        action="store_true",
         help="check every release with a root (or --rocm's) and print the README's table",
     )
     args = parser.parse_args(argv)
@@ -507,9 +571,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown libraries {sorted(unknown)}; known: {', '.join(LIBRARIES)}")
     modes = args.mode.split(",")
     if args.table:
-        releases = [args.rocm] if args.rocm else [
-            r for r in reversed(RELEASES) if complete_root(f"amd-{r}") is not None
-        ]
+        releases = (
+            [args.rocm]
+            if args.rocm
+            else [r for r in reversed(RELEASES) if complete_root(f"amd-{r}") is not None]
+        )
     else:
         releases = [args.rocm]
     reports: dict[str, dict[str, dict[str, Any]]] = {}
@@ -524,12 +590,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.json:
         args.json.write_text(json.dumps(reports, indent=1))
+    if args.write_known:
+        args.write_known.write_text(known_yaml(reports))
     silent = 0
     for per_mode in reports.values():
         for report in per_mode.values():
             if not args.table:
-                print(f"{report['compiler']}; translated for HIP {report['hip_version']}"
-                      f"{' with --roc' if report['mode'] == 'roc' else ''}")
+                print(
+                    f"{report['compiler']}; translated for HIP {report['hip_version']}"
+                    f"{' with --roc' if report['mode'] == 'roc' else ''}"
+                )
             for key, result in report["libraries"].items():
                 if result.get("skipped"):
                     if not args.table:
@@ -546,8 +616,10 @@ def main(argv: list[str] | None = None) -> int:
                     casts = failure["suggested_casts"]
                     hint = f"  suggested arg_casts: {casts}" if casts else ""
                     where = f"{report['hip_version']} {report['mode']} " if args.table else ""
-                    print(f"  {where}{failure['function']}: {failure['error']}{hint}",
-                          file=sys.stderr if args.table else sys.stdout)
+                    print(
+                        f"  {where}{failure['function']}: {failure['error']}{hint}",
+                        file=sys.stderr if args.table else sys.stdout,
+                    )
     if args.table:
         print(markdown_table(reports), end="")
     return 1 if silent else 0

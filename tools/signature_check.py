@@ -229,9 +229,15 @@ def callable_names(
     return chosen, fallback
 
 
+# A call counts as reported when a diagnostic that can explain a failure is on
+# its line: an error or warning, but not these (a removed CUDA API is still
+# translated; the notes, deprecations included, say nothing about the call).
+NO_CAUSE = frozenset({"HPY100", "HPY105"})
+
+
 def translate(source: str, hip_version: str, roc: bool) -> tuple[str, dict[int, list[str]]]:
     """hipify-py's translation of ``source`` through its CLI, and the codes it
-    reported per line of ``source``."""
+    reported per line of ``source`` that can explain a failing call."""
     with tempfile.TemporaryDirectory(prefix="signature-check-") as scratch:
         folder = Path(scratch)
         (folder / "calls.cu").write_text(source)
@@ -265,7 +271,11 @@ def translate(source: str, hip_version: str, roc: bool) -> tuple[str, dict[int, 
     codes: dict[int, list[str]] = {}
     for entry in report["files"]:
         for diagnostic in entry.get("diagnostics", []):
-            codes.setdefault(diagnostic["line"], []).append(diagnostic["code"])
+            if (
+                diagnostic["severity"] in ("error", "warning")
+                and diagnostic["code"] not in NO_CAUSE
+            ):
+                codes.setdefault(diagnostic["line"], []).append(diagnostic["code"])
     return output, codes
 
 

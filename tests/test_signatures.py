@@ -81,19 +81,11 @@ def test_translated_calls_compile_or_are_reported(release: str, mode: str) -> No
     }
 
     # a library is skipped only where this root was not meant to have it
-    provisioned = _provisioned(release)
-    missing = []
-    for key, result in libraries.items():
-        if not result["skipped"]:
-            continue
-        absent = result.get("absent", "")
-        package = tool.PACKAGES.get(absent.split("/")[0].removesuffix(".h"))
-        if not absent or package in provisioned:
-            missing.append(f"{key}: {result['skipped']}" + (f" ({package})" if package else ""))
+    missing = tool.unprovisioned(libraries, _provisioned(release))
     if missing:
         message = f"ROCm {release} {mode}: " + "; ".join(missing)
         if REQUIRED:
-            pytest.fail(message + " although provisioning installs it (.ci/run)")
+            pytest.fail(message + ": CI provisions it (.ci/run, hip_smoke/toolchain)")
         warnings.warn(message, stacklevel=1)
 
     checked = {key: r for key, r in libraries.items() if not r["skipped"]}
@@ -211,3 +203,34 @@ def test_markdown_table_counts_per_release() -> None:
         "7.2": {"hip": {}, "roc": {"blas": ["cublasCaxpy_v2"]}},
         "5.7": {"hip": {}, "roc": {}},
     }
+
+
+def test_a_library_is_skipped_only_where_provisioning_leaves_it_out() -> None:
+    tool = _tool()
+    libraries = {
+        "blas": {"skipped": ""},
+        "dnn": {"skipped": "no hipdnn.h", "absent": "hipdnn.h"},  # packaged nowhere
+        "nccl": {"skipped": "no rccl/rccl.h", "absent": "rccl/rccl.h"},
+        "blaslt": {"skipped": "no hipblaslt/hipblaslt.h", "absent": "hipblaslt/hipblaslt.h"},
+        "nvml": {"skipped": "no CUDA header nvml.h"},  # the CUDA side is always required
+    }
+    assert tool.unprovisioned(libraries, {"libhipblas-dev", "librccl-dev"}) == [
+        "nccl: no rccl/rccl.h (librccl-dev)",
+        "nvml: no CUDA header nvml.h",
+    ]
+    assert tool.unprovisioned(libraries, set()) == ["nvml: no CUDA header nvml.h"]
+
+
+def test_cuda_wheel_headers_are_reused_and_never_fetched_when_told_not_to(tmp_path: Path) -> None:
+    from hip_smoke.cuda_wheels import MARKER, include_dir, pins
+    from hip_smoke.toolchain import ToolchainError
+
+    with pytest.raises(ToolchainError, match="not fetched"):
+        include_dir("nccl", cache=tmp_path, fetch=False)
+    with pytest.raises(ToolchainError, match="no pinned wheel"):
+        include_dir("cufft", cache=tmp_path)
+    line, package, version = pins()["nccl"]
+    folder = tmp_path / "cuda-wheels" / f"{package}-{version}"
+    (folder / "include").mkdir(parents=True)
+    (folder / MARKER).write_text(line + "\n")
+    assert include_dir("nccl", cache=tmp_path, fetch=False) == folder / "include"

@@ -313,14 +313,14 @@ def assess(
         error = _ERROR.match(text)
         if error is not None:
             number = int(error.group(1))
-            index = where.get(number)
-            if index is None:
+            at = where.get(number)
+            if at is None:
                 raise RuntimeError(f"an error outside the calls: {text}")
             if number in seen:
                 current = None
                 continue
             seen.add(number)
-            current = calls[index]
+            current = calls[at]
             current.compiles = False
             current.error = error.group(2)
             continue
@@ -468,6 +468,21 @@ def _resource_dir(root: Path | None) -> Path | None:
         if (candidate / "stddef.h").is_file():
             return candidate
     return None
+
+
+def unprovisioned(libraries: dict[str, dict[str, Any]], provisioned: set[str]) -> list[str]:
+    """The libraries skipped although they should not be: their CUDA headers
+    could not be had, or the root lacks a header of a package in
+    ``provisioned`` (what provision.sh installs there)."""
+    found = []
+    for key, result in libraries.items():
+        if not result.get("skipped"):
+            continue
+        absent = result.get("absent", "")
+        package = PACKAGES.get(absent.split("/")[0].removesuffix(".h"))
+        if not absent or package in provisioned:
+            found.append(f"{key}: {result['skipped']}" + (f" ({package})" if package else ""))
+    return found
 
 
 # the full release each root of provision.sh holds, as the README names it

@@ -199,6 +199,20 @@ UNCHECKED_HIP_ERROR = _code(
     fix="Check the result with the project's error macro, or cast it to (void) where ignoring it "
     "is meant.",
 )
+ASSUMED_CUDA_VERSION = _code(
+    "HPY111",
+    "assumed-cuda-version",
+    W,
+    "a CUDA version macro used as a value becomes the CUDA release the tables translate",
+    why="hipcc defines neither CUDART_VERSION nor CUDA_VERSION, and an undefined name reads as 0 "
+    "in #if: `#if CUDART_VERSION < 11020` would select the oldest CUDA branch (ggml's "
+    "`#define CUBLAS_COMPUTE_32F CUDA_R_32F`), whose API HIP translates worst. The use becomes "
+    "the version of the CUDA API the mapping tables translate (12040: CUDA 12.4); a "
+    "defined() / #ifdef test stays and is reported (HPY101).",
+    example="#if CUDART_VERSION < 11020\n#define CUBLAS_COMPUTE_32F CUDA_R_32F\n#endif",
+    fix="Check that the branch selected is the one HIP supports; for a test of HIP itself use "
+    "HIP_VERSION (<hip/hip_version.h>).",
+)
 UNSUPPORTED_HEADER = _code(
     "HPY201",
     "unsupported-header",

@@ -65,6 +65,7 @@ TEXT_FIELDS = (
     "caution",
     "older_hip",
     "newer_hip",
+    "value",
 )
 ROW_FIELDS = frozenset(
     (
@@ -158,6 +159,10 @@ class Row(NamedTuple):
     # (cudaStreamWaitEvent(s, e) -> hipStreamWaitEvent(s, e, 0))
     arg_defaults: tuple[tuple[int, str], ...] = ()
     older_in_call: tuple[tuple[str, str], ...] = ()
+    # an unsupported macro whose value the translation assumes: a use as a
+    # value becomes this literal (CUDART_VERSION: 12040, the CUDA release the
+    # tables translate); a defined() / #ifdef test of it is left and reported
+    value: str = ""
 
     @property
     def fixes_arguments(self) -> bool:
@@ -378,6 +383,8 @@ def _parse_row(
         raise TableError(f"{where}: row {name!r}: newer_hip and newer_from go together")
     if values["casts_until"] and not data.get("arg_casts"):
         raise TableError(f"{where}: row {name!r}: casts_until needs arg_casts")
+    if values["value"] and (status != "unsupported" or kind != "macro"):
+        raise TableError(f"{where}: row {name!r}: value is for unsupported macros only")
     if values["caution_until"] and not values["caution"]:
         raise TableError(f"{where}: row {name!r}: caution_until needs a caution")
     override = data.get("override", False)
@@ -404,6 +411,7 @@ def _parse_row(
         by_arity=_int_keyed(data.get("by_arity"), where, name, "by_arity"),
         arg_defaults=_int_keyed(data.get("arg_defaults"), where, name, "arg_defaults"),
         older_in_call=_in_call(data.get("older_in_call"), where, name),
+        value=values["value"],
         origin=where,
         **{key: values[key] for key in VERSION_FIELDS},
     )

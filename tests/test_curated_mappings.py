@@ -340,12 +340,18 @@ def test_helper_header_guarded_by_cuda_include_guards_survives() -> None:
     assert text(out, insert_runtime_include=False) == out  # a second run changes nothing
 
 
-def test_cuda_version_macros_are_reported_not_mapped() -> None:
+def test_cuda_version_macros_become_the_assumed_cuda_release_as_values() -> None:
+    """No HIP name: a value use becomes 12040 (HPY111), so an `#if` does not read
+    0 and take the oldest CUDA branch; a defined() test stays and is reported."""
     for name in ("CUDA_VERSION", "CUDART_VERSION"):
         assert row(name).hip is None and "HIP_VERSION" in row(name).hint
+        assert row(name).value == "12040"
     src = "#if CUDART_VERSION >= 11000\nint x;\n#endif\n"
-    assert text(src, insert_runtime_include=False) == src
-    assert diagnostics(src, insert_runtime_include=False) == [("HPY101", 1, "CUDART_VERSION")]
+    assert text(src, insert_runtime_include=False) == src.replace("CUDART_VERSION", "12040")
+    assert diagnostics(src, insert_runtime_include=False) == [("HPY111", 1, "CUDART_VERSION")]
+    tested = "#if defined(CUDA_VERSION)\nint x;\n#endif\n#ifdef CUDART_VERSION\n#endif\n"
+    assert text(tested, insert_runtime_include=False) == tested
+    assert [d[0] for d in diagnostics(tested, insert_runtime_include=False)] == ["HPY101"] * 2
 
 
 # --- fixes of generated rows ------------------------------------------------------

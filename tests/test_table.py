@@ -81,6 +81,8 @@ def test_curated_override_must_be_explicit(tmp_path: Path) -> None:
         ('{hip: hipFree, kind: function, hip_added: "six"}', "not a version"),
         ("{kind: function, status: supported}", "contradicts"),
         ("[1, 2]", "must be a mapping"),
+        ('{hip: hipFree, kind: function, value: "1"}', "value is for unsupported macros"),
+        ('{kind: function, value: "1"}', "value is for unsupported macros"),
     ],
 )
 def test_schema_errors_name_file_and_line(tmp_path: Path, row: str, message: str) -> None:

@@ -51,9 +51,12 @@ from classify import (  # noqa: E402
     predicted_by,
 )
 
-# the HIP version the translation built as HIP on NVIDIA targets (its _sync
-# warp functions are CUDA's own there, as hip_smoke's NVIDIA compiler assumes)
-NVIDIA_HIP_VERSION = "6.2"
+# the HIP version the translation built as HIP on NVIDIA targets: the HIP of
+# the nvidia root (Debian 13's HIP 5.7.1, the last Debian HIP that ships the
+# NVIDIA platform headers), so the library names it emits are those its
+# hipBLAS / hipCUB headers declare (a 6.2 translation asks for hip_fp8.h and
+# hipBLAS 2's compute types, which that root does not have)
+NVIDIA_HIP_VERSION = "5.7"
 
 
 def translate(tree: Path, out: Path, version: str) -> tuple[list[Diagnostic], dict[str, Any]]:

@@ -10,7 +10,7 @@
 #   amd-5.7  Debian 13 (trixie): HIP 5.7.1, clang 17        (`amd` is this one)
 #   amd-6.4  Debian sid:         HIP 6.4.3, clang 21, hipBLASLt, MIOpen
 #   amd-7.2  Debian experimental: ROCm 7.2.4, clang 22, hipBLASLt, MIOpen, rocWMMA
-#   nvidia   Debian 13: nvcc 12.4, HIP's NVIDIA headers, g++-13
+#   nvidia   Debian 13: nvcc 12.4, HIP's NVIDIA headers, g++-13, HIP library headers
 #
 # Each root also carries the HIP library headers (hipBLAS, hipFFT, hipRAND,
 # hipSPARSE, hipSOLVER, hipCUB/rocPRIM/rocThrust, RCCL) and, from 6.4 on, the
@@ -67,7 +67,11 @@ case $platform in
   amd-7.2) dist=sid suites="sid experimental" target_opts="-t experimental"
     pkgs="hipcc libamdhip64-dev $hip_libs $roc_libs librocwmma-dev" ;;
   nvidia) dist=trixie suites=trixie snapshot_opts=""
-    pkgs="nvidia-cuda-toolkit nvidia-cuda-dev libamdhip64-dev g++-13" ;;
+    # the HIP library headers too (declarations only, the same for both HIP
+    # platforms; hipCUB carries its CUB backend): a translation that calls
+    # hipBLAS or hipCUB compiles as HIP on NVIDIA (not RCCL, AMD's; not
+    # rocThrust, whose /usr/include/thrust is CUDA's thrust here)
+    pkgs="nvidia-cuda-toolkit nvidia-cuda-dev libamdhip64-dev g++-13 libhipblas-dev libhiprand-dev libhipfft-dev libhipsparse-dev libhipsolver-dev libhipcub-dev" ;;
   *) say "unknown platform '$platform' (amd, amd-5.7, amd-6.4, amd-7.2 or nvidia)"; exit 2 ;;
 esac
 [ $mode = packages ] && { echo "$pkgs"; exit 0; }

@@ -58,11 +58,55 @@ def device_bodies(ctx: Context) -> list[tuple[int, int, tree_sitter.Node]]:
         body = node.child_by_field_name("body")
         if body is None:
             continue
+        if body.start_byte <= marker_start < body.end_byte:
+            # the marker is inside the body: a `[=] __device__ (...) {...}` lambda
+            # the grammar could not read (xgboost's LaunchN), not this function's
+            lambda_body = _unparsed_lambda_body(ctx, marker_end, body)
+            if lambda_body is not None and lambda_body.id not in seen:
+                seen.add(lambda_body.id)
+                bodies.append((lambda_body.start_byte, lambda_body.end_byte, lambda_body))
+            continue
         seen.add(node.id)
         bodies.append((body.start_byte, body.end_byte, node))
     bodies.sort(key=lambda b: b[0])
     ctx.cache["device_bodies"] = bodies
     return bodies
+
+
+_LAMBDA_TAIL = re.compile(r"\s*(?:mutable\b|noexcept\b|->[^{;]*)?\s*\{")
+
+
+def _unparsed_lambda_body(
+    ctx: Context, after: int, within: tree_sitter.Node
+) -> tree_sitter.Node | None:
+    """The body of a lambda whose ``__device__`` ends at ``after``: past its
+    parameter list, the compound statement that opens there (None when the
+    text is not shaped like a lambda)."""
+    text = ctx.text
+    pos = after
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    if pos < len(text) and text[pos] == "(":
+        depth = 0
+        while pos < within.end_byte:
+            if text[pos] == "(":
+                depth += 1
+            elif text[pos] == ")":
+                depth -= 1
+                if depth == 0:
+                    pos += 1
+                    break
+            pos += 1
+    tail = _LAMBDA_TAIL.match(text, pos)
+    if tail is None:
+        return None
+    brace = tail.end() - 1
+    node = ctx.root.descendant_for_byte_range(brace, brace + 1)
+    while node is not None and node.start_byte == brace and node.type != "compound_statement":
+        node = node.parent
+    if node is None or node.type != "compound_statement" or node.start_byte != brace:
+        return None
+    return node
 
 
 def in_device_code(ctx: Context, offset: int) -> bool:

@@ -374,12 +374,39 @@ def _used_as(row: Row, node: tree_sitter.Node, ctx: Context) -> bool:
     return True
 
 
-_NESTED = re.compile(r"[\w>]\s*::\s*\Z")
+_NESTED = re.compile(r"(\w+|>)\s*::\s*\Z")
+# words after which `::` opens the global scope (`typedef ::cub::X`), not a nesting
+_BEFORE_GLOBAL = frozenset(
+    [
+        "typedef",
+        "using",
+        "return",
+        "new",
+        "delete",
+        "typename",
+        "const",
+        "constexpr",
+        "static",
+        "inline",
+        "extern",
+        "volatile",
+        "case",
+        "throw",
+        "sizeof",
+        "decltype",
+        "co_return",
+        "co_yield",
+        "else",
+        "do",
+        "friend",
+    ]
+)
 
 
 def _nested(text: str, start: int) -> bool:
     """Is the name at ``start`` qualified by an outer scope (``thrust::cuda``)?"""
-    return _NESTED.search(text, max(0, start - 64), start) is not None
+    found = _NESTED.search(text, max(0, start - 64), start)
+    return found is not None and found.group(1) not in _BEFORE_GLOBAL
 
 
 def _foreign_scope(ctx: Context, node: tree_sitter.Node) -> bool:
@@ -583,6 +610,39 @@ def _unconverted(
     ctx.report(code, start, message, hint=hint, name=name, end=end)
 
 
+_DEFINED_BEFORE = re.compile(r"defined\s*\(?\s*$")
+
+
+def _tested_defined(ctx: Context, start: int, node: tree_sitter.Node | None) -> bool:
+    """Is the name at ``start`` the operand of defined() / #ifdef / #ifndef
+    (in a directive, or in a #define body that the parser leaves as text)?"""
+    if _guard_test(node):
+        return True
+    line_start = ctx.text.rfind("\n", 0, start) + 1
+    if _DEFINED_BEFORE.search(ctx.text, line_start, start) is not None:
+        return True
+    return re.match(r"[ \t]*#[ \t]*(?:el)?if(?:n)?def\b", ctx.text[line_start:start]) is not None
+
+
+def _assume_value(ctx: Context, row: Row, start: int, end: int) -> None:
+    """A macro HIP lacks whose value the tables assume (CUDART_VERSION): under
+    hipcc it is undefined and reads as 0 in #if, which selects the oldest
+    CUDA branch; the translation targets the CUDA release the tables know."""
+    ctx.edit(start, end, row.value, "identifiers", structural=False)
+    ctx.stats.converted[(row.library, row.kind)] += 1
+    ctx.references.append((start, row.cuda, row.value, row.library))
+    ctx.report(
+        D.ASSUMED_CUDA_VERSION,
+        start,
+        f"{row.cuda} -> {row.value}: hipcc does not define it (it would read as 0 in #if "
+        "and select the oldest CUDA branch); the translation assumes the CUDA release whose "
+        "API the mapping tables translate",
+        hint=row.hint or "check that the branch this selects is the one HIP supports",
+        name=row.cuda,
+        end=end,
+    )
+
+
 def _guard_test(node: tree_sitter.Node | None) -> bool:
     """An include guard's name tested by #ifdef / #ifndef / defined()."""
     parent = node.parent if node is not None else None
@@ -654,6 +714,9 @@ def _rename(
                 hint=f"{compat.hint} ({compat.names[name]})",
             )
             return
+    if target is None and row.value and not in_string and not _tested_defined(ctx, start, node):
+        _assume_value(ctx, row, start, end)
+        return
     if target is None:
         _unconverted(
             ctx,

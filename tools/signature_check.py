@@ -235,9 +235,12 @@ def callable_names(
 NO_CAUSE = frozenset({"HPY100", "HPY105"})
 
 
-def translate(source: str, hip_version: str, roc: bool) -> tuple[str, dict[int, list[str]]]:
+def translate(
+    source: str, hip_version: str, roc: bool
+) -> tuple[str, dict[int, list[str]], set[str]]:
     """hipify-py's translation of ``source`` through its CLI, and the codes it
-    reported per line of ``source`` that can explain a failing call."""
+    reported per line of ``source`` that can explain a failing call; and every
+    code it reported."""
     with tempfile.TemporaryDirectory(prefix="signature-check-") as scratch:
         folder = Path(scratch)
         (folder / "calls.cu").write_text(source)
@@ -269,14 +272,16 @@ def translate(source: str, hip_version: str, roc: bool) -> tuple[str, dict[int, 
         report = json.loads(done.stdout)
         output = (folder / "out" / "calls.cu").read_text()
     codes: dict[int, list[str]] = {}
+    every: set[str] = set()
     for entry in report["files"]:
         for diagnostic in entry.get("diagnostics", []):
+            every.add(diagnostic["code"])
             if (
                 diagnostic["severity"] in ("error", "warning")
                 and diagnostic["code"] not in NO_CAUSE
             ):
                 codes.setdefault(diagnostic["line"], []).append(diagnostic["code"])
-    return output, codes
+    return output, codes, every
 
 
 def assess(
@@ -349,21 +354,21 @@ def check_library(
     resource: Path | None,
 ) -> dict[str, Any]:
     """The result of one library in one mode: counts, and the calls that fail."""
-    target = library.roc if roc else library.hip
+    target = library.roc or library.hip if roc else library.hip
     result: dict[str, Any] = {"cuda": library.cuda, "target": target, "skipped": ""}
     missing = [h for h in library.headers if not any((d / h).is_file() for d in cuda_include)]
     if missing:
         result["skipped"] = f"no CUDA header {missing[0]}"
         return result
     signatures = cuda_signatures(library.headers, cuda_include, resource)
-    names, fallback = callable_names(signatures, library, roc)
+    names, fallback = callable_names(signatures, library, roc and bool(library.roc))
     result.update(calls=len(names), fallback=fallback)
     if not names:
         result.update(compile=0, rewritten=0, reported=0, silent=[], failing=[])
         return result
     source = calls_source(library.headers, signatures, names)
-    output, codes = translate(source, hip_version, roc)
-    if roc and any("HPY108" in found for found in codes.values()):
+    output, codes, every = translate(source, hip_version, roc)
+    if roc and library.roc and "HPY108" in every:
         raise RuntimeError(f"{library.key} --roc: hipify-py kept the HIP library (HPY108)")
     with compiler.workspace() as folder:
         (folder / "calls.hip").write_text(output)
@@ -418,15 +423,15 @@ def run(
     roc: bool = False,
     fetch: bool = True,
 ) -> dict[str, Any]:
-    """Check ``libraries`` (with ``roc``, those with a ROC library) with the
-    hipcc of ``release`` (any when None), translating for ``hip_version``
-    (default: that hipcc's HIP)."""
+    """Check ``libraries`` (with ``roc``: translated with --roc; those without
+    a ROC library keep their HIP names) with the hipcc of ``release`` (any
+    when None), translating for ``hip_version`` (default: that hipcc's HIP)."""
     from hip_smoke.toolchain import find_amd
 
     compiler = find_amd(release=release)
     hip_version = hip_version or compiler.hip_version
     resource = _resource_dir(compiler.root)
-    chosen = [k for k in libraries if not roc or LIBRARIES[k].roc]
+    chosen = list(libraries)
     include, problems = cuda_includes(cuda_include, chosen, fetch)
     report: dict[str, Any] = {
         "compiler": compiler.description,
@@ -439,7 +444,7 @@ def run(
         if key in problems:
             report["libraries"][key] = {
                 "cuda": library.cuda,
-                "target": library.roc if roc else library.hip,
+                "target": library.roc or library.hip if roc else library.hip,
                 "skipped": f"no CUDA headers ({problems[key]})",
             }
             continue
@@ -489,9 +494,31 @@ def unprovisioned(libraries: dict[str, dict[str, Any]], provisioned: set[str]) -
 RELEASE_NAMES = {"7.2": "7.2.4", "6.4": "6.4.3", "5.7": "5.7.1"}
 
 
+def _row(
+    library: Library, mode: str, results: list[dict[str, Any] | None]
+) -> tuple[str, list[str]]:
+    """The calls column and the per-release cells of one library in one mode."""
+    counts = sorted({r["calls"] for r in results if r and r.get("calls") is not None})
+    cells = []
+    for result in results:
+        if result is None:
+            cells.append("")
+        elif result.get("skipped"):
+            cells.append(f"skipped: {result['skipped']}")
+        elif not result.get("calls"):
+            cells.append("none translated")
+        else:
+            cell = f"{result['compile']} / {result['rewritten']} / {result['reported']}"
+            if result["silent"]:
+                cell += f" / **{len(result['silent'])} silent**"
+            cells.append(cell)
+    return "/".join(map(str, counts)) or "-", cells
+
+
 def markdown_table(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
     """reports[release][mode] -> the README's table: one row per library and
-    mode, one column per release."""
+    mode, one column per release.  A library --roc leaves on its HIP names
+    gets one row for both modes where their results agree."""
     releases = list(reports)
     head = (
         "| CUDA library | translated to | calls | "
@@ -500,29 +527,28 @@ def markdown_table(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
     )
     lines = [head, "| --- | --- | ---: |" + " ---: |" * len(releases)]
     silent = dict.fromkeys(releases, 0)
+    rows: dict[tuple[str, str], tuple[str, list[str]]] = {}
     for mode in MODES:
         for key, library in LIBRARIES.items():
             results = [reports[r].get(mode, {}).get("libraries", {}).get(key) for r in releases]
             if all(result is None for result in results):
                 continue
-            counts = {result.get("calls") for result in results if result and "calls" in result}
-            calls = "/".join(str(c) for c in sorted(c for c in counts if c is not None)) or "-"
-            cells = []
             for release, result in zip(releases, results, strict=True):
-                if result is None:
-                    cells.append("")
-                elif result.get("skipped"):
-                    cells.append(f"skipped: {result['skipped']}")
-                elif not result.get("calls"):
-                    cells.append("none translated")
-                else:
-                    silent[release] += len(result["silent"])
-                    cell = f"{result['compile']} / {result['rewritten']} / {result['reported']}"
-                    if result["silent"]:
-                        cell += f" / **{len(result['silent'])} silent**"
-                    cells.append(cell)
-            target = library.roc if mode == "roc" else library.hip
-            target += " (`--roc`)" if mode == "roc" else ""
+                silent[release] += len((result or {}).get("silent") or [])
+            rows[key, mode] = _row(library, mode, results)
+    for mode in MODES:
+        for key, library in LIBRARIES.items():
+            if (key, mode) not in rows:
+                continue
+            calls, cells = rows[key, mode]
+            same = not library.roc and rows.get((key, "roc")) == rows.get((key, "hip"))
+            if mode == "roc" and same:
+                continue  # shown once, in the HIP row
+            target = library.roc or library.hip if mode == "roc" else library.hip
+            if mode == "roc":
+                target += " (`--roc`)"
+            elif same:
+                target += " (also `--roc`)"
             lines.append(f"| {library.cuda} | {target} | {calls} | " + " | ".join(cells) + " |")
     lines.append(
         "| **failing silently** | | | " + " | ".join(f"**{silent[r]}**" for r in releases) + " |"

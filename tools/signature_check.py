@@ -1,30 +1,41 @@
 #!/usr/bin/env python3
 """Call every CUDA function the tables translate with CUDA's own argument
-types, translate the calls, and compile them with a real hipcc.
+types, translate the calls with hipify-py, and compile them with a real hipcc.
 
-Prints each call that does not compile, and whether hipify-py reported it.
-A call that fails without a report is a silent miss: the row needs a fix
-(a cast HIP's signature needs, a default HIP lacks, another name, or the
-"unsupported" status); the compiler's notes are turned into suggested
-``arg_casts`` where they say which argument and type.
+For each library (LIBRARIES) and mode (HIP names, or ``--roc``: rocBLAS,
+rocSPARSE, rocSOLVER, rocRAND, MIOpen) one file calls every translated
+function, one call per line; hipify-py translates it (its CLI, for the
+release's HIP) and hipcc compiles it for gfx942 (``-fsyntax-only``).  Each
+call either compiles as translated (perhaps rewritten: casts, added
+arguments), or fails with a hipify-py diagnostic on its line (reported), or
+fails without one: a silent miss, which the row needs fixed (a cast, another
+name, a ``caution``, the "unsupported" status).  The compiler's notes are
+turned into suggested ``arg_casts`` where they say which argument and type.
 
-    python tools/signature_check.py --cuda-root ROOT --library runtime,driver
-    python tools/signature_check.py --cuda-root ROOT --rocm 7.2   # ROCm 7.2's hipcc, HIP 7.2
+    python tools/signature_check.py --rocm 7.2                 # every library, both modes
+    python tools/signature_check.py --rocm 5.7 --library blas,dnn --mode roc
+    python tools/signature_check.py --table                    # the README's table (Markdown)
     python tools/signature_check.py ... --json report.json
 
-CUDA signatures come from the CUDA headers through libclang (the `libclang`
-wheel, with the resource headers of a clang found under the AMD root); hipcc
-is found as hip_smoke finds it (``--rocm X.Y``: the root of that release,
-and the translation targets its HIP).  Exit code: 0 when no call fails silently,
-1 otherwise, 2 when a tool is missing.
+CUDA signatures come from CUDA 12.4's headers (the root made by
+``hip_smoke/toolchain/provision.sh nvidia``, or ``--cuda-root``/``--cuda-include``)
+and, for cuDNN and NCCL, the pinned NVIDIA wheels (hip_smoke/cuda_wheels.py),
+read through libclang (the ``libclang`` wheel, with the resource headers of a
+clang found under the AMD root); hipcc is the root of that release
+(``--rocm X.Y``).  A library whose CUDA headers, or whose translated headers in
+that root, are absent is skipped and says which header.  Exit code: 0 when no
+call fails silently, 1 otherwise, 2 when a tool is missing.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import subprocess
 import sys
+import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,36 +43,107 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-# the CUDA headers that declare each library's functions
-HEADERS = {
-    "runtime": ["cuda_runtime.h"],
-    "driver": ["cuda.h"],
-    "blas": ["cuda_fp16.h", "cublas_v2.h"],
-    "fft": ["cufft.h"],
-    "rand": ["curand.h"],
-    "sparse": ["cusparse.h"],
-    "solver": ["cusolverDn.h"],
-    "rtc": ["nvrtc.h"],
+
+@dataclass(frozen=True)
+class Library:
+    """One CUDA library as the check calls it."""
+
+    key: str
+    cuda: str  # its name in the table
+    headers: tuple[str, ...]  # the CUDA headers that declare its functions
+    hip: str  # what hipify-py translates it to
+    roc: str = ""  # ... and with --roc ("": --roc keeps the HIP library)
+    tables: frozenset[str] | None = None  # the table libraries of its rows (None: any)
+    prefix: str = ""  # only functions named so
+    exclude: str = ""  # ... and not so
+    wheel: str = ""  # its CUDA headers come from this pinned wheel (hip_smoke/cuda_wheels.py)
+
+
+def _lib(key: str, cuda: str, headers: tuple[str, ...], hip: str, **more: Any) -> Library:
+    tables = more.pop("tables", frozenset({key}))
+    return Library(key, cuda, headers, hip, tables=tables, **more)
+
+
+LIBRARIES: dict[str, Library] = {
+    lib.key: lib
+    for lib in (
+        _lib("runtime", "CUDA runtime", ("cuda_runtime.h",), "HIP"),
+        _lib("driver", "CUDA driver", ("cuda.h",), "HIP"),
+        _lib(
+            "blas",
+            "cuBLAS",
+            ("cuda_fp16.h", "cublas_v2.h"),
+            "hipBLAS",
+            roc="rocBLAS",
+            exclude="cublasLt",
+        ),
+        _lib(
+            "blaslt",
+            "cuBLASLt",
+            ("cublasLt.h",),
+            "hipBLASLt",
+            tables=frozenset({"blas"}),
+            prefix="cublasLt",
+        ),
+        _lib("fft", "cuFFT", ("cufft.h",), "hipFFT"),
+        _lib("rand", "cuRAND", ("curand.h",), "hipRAND", roc="rocRAND"),
+        _lib("sparse", "cuSPARSE", ("cusparse.h",), "hipSPARSE", roc="rocSPARSE"),
+        _lib("solver", "cuSOLVER", ("cusolverDn.h",), "hipSOLVER", roc="rocSOLVER"),
+        _lib("rtc", "NVRTC", ("nvrtc.h",), "hipRTC"),
+        _lib("dnn", "cuDNN", ("cudnn.h",), "hipDNN", roc="MIOpen", wheel="cudnn"),
+        _lib("nccl", "NCCL", ("nccl.h",), "RCCL", wheel="nccl"),
+        # the NVML -> AMD SMI rows may live under any table library
+        _lib("nvml", "NVML", ("nvml.h",), "AMD SMI", tables=None, prefix="nvml"),
+    )
 }
-_ERROR = re.compile(r"^calls\.hip:(\d+):\d+: error: (.*)$")
+# kept for callers of the first version (runtime ... rtc)
+HEADERS = {key: list(lib.headers) for key, lib in LIBRARIES.items()}
+MODES = ("hip", "roc")
+
+# the Debian package that ships each header folder a translation includes, so
+# a test can tell "this root was not meant to have it" from "provisioning broke"
+PACKAGES = {
+    "hip": "libamdhip64-dev",
+    "hipblas": "libhipblas-dev",
+    "hipblaslt": "libhipblaslt-dev",
+    "hipfft": "libhipfft-dev",
+    "hiprand": "libhiprand-dev",
+    "hipsparse": "libhipsparse-dev",
+    "hipsolver": "libhipsolver-dev",
+    "rccl": "librccl-dev",
+    "rocblas": "librocblas-dev",
+    "rocsparse": "librocsparse-dev",
+    "rocsolver": "librocsolver-dev",
+    "rocrand": "librocrand-dev",
+    "miopen": "libmiopen-dev",
+    "amd_smi": "libamd-smi-dev",
+    "rocm_smi": "librocm-smi-dev",
+}
+
+_ERROR = re.compile(r"^calls\.hip:(\d+):\d+: (?:fatal )?error: (.*)$")
+_MISSING = re.compile(r"^calls\.hip:\d+:\d+: fatal error: '(.+?)' file not found")
 _NOTE_CONST = re.compile(r"(\d+)(?:st|nd|rd|th) argument \('(.+)'\) would lose const qualifier")
 _NOTE_CONVERT = re.compile(
     r"no known conversion from '(.+?)' to '(.+?)' for (\d+)(?:st|nd|rd|th) argument"
 )
-_MARK = re.compile(r"// call:(\w+)")
+_MARK = re.compile(r"// call:(\d+)\s*$")
+_CALL = re.compile(r"\(void\)(.*)\); \} // call:\d+\s*$")
+_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 @dataclass
-class Failure:
+class Call:
     function: str
-    error: str
-    reported: list[str]  # the hipify-py codes on the line
+    compiles: bool = True
+    rewritten: bool = False  # hipify-py changed its arguments (casts, added ones)
+    reported: list[str] = field(default_factory=list)  # the hipify-py codes on its line
+    error: str = ""
     notes: list[str] = field(default_factory=list)
     suggested_casts: dict[int, str] = field(default_factory=dict)
 
 
 def cuda_signatures(
-    headers: list[str], include: list[Path], resource: Path | None
+    headers: tuple[str, ...] | list[str], include: list[Path], resource: Path | None
 ) -> dict[str, list[str]]:
     """Function name -> parameter types, as CUDA's headers declare them."""
     import clang.cindex as cindex
@@ -94,50 +176,158 @@ def _declarable(spelled: str) -> str:
     return spelled
 
 
-def calls_source(headers: list[str], signatures: dict[str, list[str]], names: list[str]) -> str:
-    """One function per call, each on its own line and marked with its name."""
+def calls_source(
+    headers: tuple[str, ...] | list[str], signatures: dict[str, list[str]], names: list[str]
+) -> str:
+    """One function per call, each on its own line and marked with its index."""
     lines = [f"#include <{h}>" for h in headers]
     for index, name in enumerate(names):
         params = [t.replace("[]", "*") for t in signatures[name]]
         decls = " ".join(f"{t} a{i};" for i, t in enumerate(params))
         args = ", ".join(f"a{i}" for i in range(len(params)))
-        lines.append(f"void call{index}() {{ {decls} (void){name}({args}); }} // call:{name}")
+        lines.append(f"void call{index}() {{ {decls} (void){name}({args}); }} // call:{index}")
     return "\n".join(lines) + "\n"
 
 
-def callable_names(signatures: dict[str, list[str]], libraries: set[str]) -> list[str]:
+def callable_names(
+    signatures: dict[str, list[str]], library: Library | set[str], roc: bool = False
+) -> tuple[list[str], list[str]]:
+    """The functions of ``library`` the tables translate (with --roc: to a ROC
+    name) that can be called with plain variables; and, with --roc, those left
+    out because a type they take has no ROC name (hipify-py keeps the HIP
+    library for a file that uses it, HPY108: the HIP check covers them)."""
     from hipify_py.table_cache import load_table
 
-    table = load_table()
-    names = []
+    if not isinstance(library, Library):  # the first version's set of table libraries
+        library = Library("", "", (), "", tables=frozenset(library))
+    names = load_table().names
+    chosen: list[str] = []
+    fallback: list[str] = []
     for name, params in sorted(signatures.items()):
-        row = table.names.get(name)
-        if row is None or row.library not in libraries or not row.hip:
+        row = names.get(name)
+        if row is None or not (row.roc if roc else row.hip):
+            continue
+        if library.tables is not None and row.library not in library.tables:
+            continue
+        if not name.startswith(library.prefix) or (
+            library.exclude and name.startswith(library.exclude)
+        ):
             continue
         if any("(*)" in t or t.endswith("&") or re.search(r"\[\d+\]", t) for t in params):
             continue  # function pointers, references, sized arrays: no plain declaration
-        names.append(name)
-    return names
+        if roc and any(
+            (other := names.get(word)) is not None
+            and other.library == row.library
+            and other.hip
+            and not other.roc
+            for t in params
+            for word in _WORD.findall(t)
+        ):
+            fallback.append(name)
+            continue
+        chosen.append(name)
+    return chosen, fallback
 
 
-def failures(output: str, compiler_output: str) -> list[Failure]:
-    lines = output.splitlines()
-    found: dict[int, Failure] = {}
-    current: Failure | None = None
+# A call counts as reported when a diagnostic that can explain a failure is on
+# its line: an error or warning, but not these (a removed CUDA API is still
+# translated; the notes, deprecations included, say nothing about the call).
+NO_CAUSE = frozenset({"HPY100", "HPY105"})
+
+
+def translate(
+    source: str, hip_version: str, roc: bool
+) -> tuple[str, dict[int, list[str]], set[str]]:
+    """hipify-py's translation of ``source`` through its CLI, and the codes it
+    reported per line of ``source`` that can explain a failing call; and every
+    code it reported."""
+    with tempfile.TemporaryDirectory(prefix="signature-check-") as scratch:
+        folder = Path(scratch)
+        (folder / "calls.cu").write_text(source)
+        argv = [
+            sys.executable,
+            "-m",
+            "hipify_py",
+            "calls.cu",
+            "-o",
+            "out",
+            "--format",
+            "json",
+            "--hip-version",
+            hip_version,
+            "--offload-arch",
+            "gfx942",
+            "-j",
+            "0",
+        ]
+        if roc:
+            argv.append("--roc")
+        env = dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]),
+        )
+        done = subprocess.run(argv, cwd=folder, capture_output=True, text=True, env=env)
+        if done.returncode not in (0, 1) or not (folder / "out" / "calls.cu").is_file():
+            raise RuntimeError(f"hipify-py failed ({done.returncode}): {done.stderr[-2000:]}")
+        report = json.loads(done.stdout)
+        output = (folder / "out" / "calls.cu").read_text()
+    codes: dict[int, list[str]] = {}
+    every: set[str] = set()
+    for entry in report["files"]:
+        for diagnostic in entry.get("diagnostics", []):
+            every.add(diagnostic["code"])
+            if (
+                diagnostic["severity"] in ("error", "warning")
+                and diagnostic["code"] not in NO_CAUSE
+            ):
+                codes.setdefault(diagnostic["line"], []).append(diagnostic["code"])
+    return output, codes, every
+
+
+def assess(
+    names: list[str],
+    arities: list[int],
+    source: str,
+    output: str,
+    codes: dict[int, list[str]],
+    compiler_output: str,
+) -> tuple[list[Call], str]:
+    """One Call per name; and the header the compiler did not find ("" if none)."""
+    calls = [Call(name) for name in names]
+    for number, line in enumerate(source.splitlines(), 1):
+        mark = _MARK.search(line)
+        if mark is not None:
+            calls[int(mark.group(1))].reported = sorted(set(codes.get(number, [])))
+    out_lines = output.splitlines()
+    where: dict[int, int] = {}  # output line -> call index
+    for number, line in enumerate(out_lines, 1):
+        mark = _MARK.search(line)
+        if mark is None:
+            continue
+        index = where[number] = int(mark.group(1))
+        call = _CALL.search(line)
+        expected = ", ".join(f"a{i}" for i in range(arities[index]))
+        args = call.group(1).split("(", 1)[1] if call and "(" in call.group(1) else None
+        calls[index].rewritten = args != expected
+    current: Call | None = None
+    seen: set[int] = set()
     for text in compiler_output.splitlines():
+        missing = _MISSING.match(text)
+        if missing is not None:
+            return calls, missing.group(1)
         error = _ERROR.match(text)
         if error is not None:
             number = int(error.group(1))
-            if number in found:
+            at = where.get(number)
+            if at is None:
+                raise RuntimeError(f"an error outside the calls: {text}")
+            if number in seen:
                 current = None
                 continue
-            source = lines[number - 1] if 0 < number <= len(lines) else ""
-            mark = _MARK.search(source)
-            current = found[number] = Failure(
-                mark.group(1) if mark else "?",
-                error.group(2),
-                re.findall(r"hipify-py: (HPY\d+)", source),
-            )
+            seen.add(number)
+            current = calls[at]
+            current.compiles = False
+            current.error = error.group(2)
             continue
         if current is not None and "note: candidate function not viable" in text:
             current.notes.append(text.split("note: ", 1)[1])
@@ -147,7 +337,7 @@ def failures(output: str, compiler_output: str) -> list[Failure]:
             convert = _NOTE_CONVERT.search(text)
             if convert is not None:
                 current.suggested_casts[int(convert.group(3)) - 1] = convert.group(2)
-    return list(found.values())
+    return calls, ""
 
 
 def _unconst(spelled: str) -> str:
@@ -155,55 +345,112 @@ def _unconst(spelled: str) -> str:
     return re.sub(r"^const\s+", "", spelled.strip())
 
 
+def check_library(
+    library: Library,
+    roc: bool,
+    compiler: Any,
+    hip_version: str,
+    cuda_include: list[Path],
+    resource: Path | None,
+) -> dict[str, Any]:
+    """The result of one library in one mode: counts, and the calls that fail."""
+    target = library.roc or library.hip if roc else library.hip
+    result: dict[str, Any] = {"cuda": library.cuda, "target": target, "skipped": ""}
+    missing = [h for h in library.headers if not any((d / h).is_file() for d in cuda_include)]
+    if missing:
+        result["skipped"] = f"no CUDA header {missing[0]}"
+        return result
+    signatures = cuda_signatures(library.headers, cuda_include, resource)
+    names, fallback = callable_names(signatures, library, roc and bool(library.roc))
+    result.update(calls=len(names), fallback=fallback)
+    if not names:
+        result.update(compile=0, rewritten=0, reported=0, silent=[], failing=[])
+        return result
+    source = calls_source(library.headers, signatures, names)
+    output, codes, every = translate(source, hip_version, roc)
+    if roc and library.roc and "HPY108" in every:
+        raise RuntimeError(f"{library.key} --roc: hipify-py kept the HIP library (HPY108)")
+    with compiler.workspace() as folder:
+        (folder / "calls.hip").write_text(output)
+        done = compiler.run(
+            ["--offload-arch=gfx942", "-fsyntax-only", "-ferror-limit=0", "-x", "hip", "calls.hip"],
+            folder,
+        )
+    arities = [len(signatures[name]) for name in names]
+    calls, absent = assess(names, arities, source, output, codes, done.stderr + done.stdout)
+    if absent:
+        result["skipped"] = f"no {absent}"
+        result["absent"] = absent
+        return result
+    failed = [c for c in calls if not c.compiles]
+    if done.returncode != 0 and not failed:
+        raise RuntimeError(f"{library.key}: hipcc failed outside the calls:\n{done.stderr[-2000:]}")
+    result.update(
+        compile=sum(c.compiles for c in calls),
+        rewritten=sum(c.compiles and c.rewritten for c in calls),
+        reported=sum(bool(c.reported) for c in failed),
+        silent=[asdict(c) for c in failed if not c.reported],
+        failing=[asdict(c) for c in failed if c.reported],
+    )
+    return result
+
+
+def cuda_includes(
+    cuda_include: list[Path], libraries: list[str], fetch: bool = True
+) -> tuple[list[Path], dict[str, str]]:
+    """``cuda_include`` plus the include folders of the pinned wheels the
+    libraries need; and, per wheel that could not be had, why."""
+    from hip_smoke.cuda_wheels import include_dir
+    from hip_smoke.toolchain import ToolchainError
+
+    extra: list[Path] = []
+    problems: dict[str, str] = {}
+    for key in libraries:
+        wheel = LIBRARIES[key].wheel
+        if wheel:
+            try:
+                extra.append(include_dir(wheel, fetch=fetch))
+            except ToolchainError as exc:
+                problems[key] = str(exc)
+    return extra + cuda_include, problems
+
+
 def run(
     libraries: list[str],
     cuda_include: list[Path],
     hip_version: str | None = None,
     release: str | None = None,
+    roc: bool = False,
+    fetch: bool = True,
 ) -> dict[str, Any]:
-    """Check ``libraries`` with the hipcc of ``release`` (any when None),
-    translating for ``hip_version`` (default: that hipcc's HIP)."""
+    """Check ``libraries`` (with ``roc``: translated with --roc; those without
+    a ROC library keep their HIP names) with the hipcc of ``release`` (any
+    when None), translating for ``hip_version`` (default: that hipcc's HIP)."""
     from hip_smoke.toolchain import find_amd
-    from hipify_py import Options, translate_bytes
-    from hipify_py.table_cache import load_table
 
     compiler = find_amd(release=release)
     hip_version = hip_version or compiler.hip_version
     resource = _resource_dir(compiler.root)
+    chosen = list(libraries)
+    include, problems = cuda_includes(cuda_include, chosen, fetch)
     report: dict[str, Any] = {
         "compiler": compiler.description,
         "hip_version": hip_version,
+        "mode": "roc" if roc else "hip",
         "libraries": {},
     }
-    for library in libraries:
-        headers = HEADERS[library]
-        signatures = cuda_signatures(headers, cuda_include, resource)
-        names = callable_names(signatures, {library})
-        source = calls_source(headers, signatures, names)
-        options = Options.from_kwargs(hip_version=hip_version, annotate=True)
-        output = translate_bytes(source.encode(), load_table(), options).data.decode()
-        with compiler.workspace() as folder:
-            (folder / "calls.hip").write_text(output)
-            done = compiler.run(
-                [
-                    "--offload-arch=gfx942",
-                    "-fsyntax-only",
-                    "-ferror-limit=0",
-                    "-x",
-                    "hip",
-                    "calls.hip",
-                ],
-                folder,
-            )
-        failed = failures(output, done.stderr + done.stdout)
-        if done.returncode != 0 and not failed:
-            raise RuntimeError(f"{library}: hipcc failed outside the calls:\n{done.stderr[-2000:]}")
-        report["libraries"][library] = {
-            "calls": len(names),
-            "failed": len(failed),
-            "silent": [asdict(f) for f in failed if not f.reported],
-            "reported": [asdict(f) for f in failed if f.reported],
-        }
+    for key in chosen:
+        library = LIBRARIES[key]
+        if key in problems:
+            report["libraries"][key] = {
+                "cuda": library.cuda,
+                "target": library.roc or library.hip if roc else library.hip,
+                "skipped": f"no CUDA headers ({problems[key]})",
+            }
+            continue
+        report["libraries"][key] = check_library(
+            library, roc, compiler, hip_version, include, resource
+        )
     return report
 
 
@@ -228,39 +475,204 @@ def _resource_dir(root: Path | None) -> Path | None:
     return None
 
 
+def unprovisioned(libraries: dict[str, dict[str, Any]], provisioned: set[str]) -> list[str]:
+    """The libraries skipped although they should not be: their CUDA headers
+    could not be had, or the root lacks a header of a package in
+    ``provisioned`` (what provision.sh installs there)."""
+    found = []
+    for key, result in libraries.items():
+        if not result.get("skipped"):
+            continue
+        absent = result.get("absent", "")
+        package = PACKAGES.get(absent.split("/")[0].removesuffix(".h"))
+        if not absent or package in provisioned:
+            found.append(f"{key}: {result['skipped']}" + (f" ({package})" if package else ""))
+    return found
+
+
+# the full release each root of provision.sh holds, as the README names it
+RELEASE_NAMES = {"7.2": "7.2.4", "6.4": "6.4.3", "5.7": "5.7.1"}
+
+
+def _row(
+    library: Library, mode: str, results: list[dict[str, Any] | None]
+) -> tuple[str, list[str]]:
+    """The calls column and the per-release cells of one library in one mode."""
+    counts = sorted({r["calls"] for r in results if r and r.get("calls") is not None})
+    cells = []
+    for result in results:
+        if result is None:
+            cells.append("")
+        elif result.get("skipped"):
+            cells.append(f"skipped: {result['skipped']}")
+        elif not result.get("calls"):
+            cells.append("none translated")
+        else:
+            cell = f"{result['compile']} / {result['rewritten']} / {result['reported']}"
+            if result["silent"]:
+                cell += f" / **{len(result['silent'])} silent**"
+            cells.append(cell)
+    return "/".join(map(str, counts)) or "-", cells
+
+
+def markdown_table(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
+    """reports[release][mode] -> the README's table: one row per library and
+    mode, one column per release.  A library --roc leaves on its HIP names
+    gets one row for both modes where their results agree."""
+    releases = list(reports)
+    head = (
+        "| CUDA library | translated to | calls | "
+        + " | ".join(RELEASE_NAMES.get(r, r) for r in releases)
+        + " |"
+    )
+    lines = [head, "| --- | --- | ---: |" + " ---: |" * len(releases)]
+    silent = dict.fromkeys(releases, 0)
+    rows: dict[tuple[str, str], tuple[str, list[str]]] = {}
+    for mode in MODES:
+        for key, library in LIBRARIES.items():
+            results = [reports[r].get(mode, {}).get("libraries", {}).get(key) for r in releases]
+            if all(result is None for result in results):
+                continue
+            for release, result in zip(releases, results, strict=True):
+                silent[release] += len((result or {}).get("silent") or [])
+            rows[key, mode] = _row(library, mode, results)
+    for mode in MODES:
+        for key, library in LIBRARIES.items():
+            if (key, mode) not in rows:
+                continue
+            calls, cells = rows[key, mode]
+            same = not library.roc and rows.get((key, "roc")) == rows.get((key, "hip"))
+            if mode == "roc" and same:
+                continue  # shown once, in the HIP row
+            target = library.roc or library.hip if mode == "roc" else library.hip
+            if mode == "roc":
+                target += " (`--roc`)"
+            elif same:
+                target += " (also `--roc`)"
+            lines.append(f"| {library.cuda} | {target} | {calls} | " + " | ".join(cells) + " |")
+    lines.append(
+        "| **failing silently** | | | " + " | ".join(f"**{silent[r]}**" for r in releases) + " |"
+    )
+    return "\n".join(lines) + "\n"
+
+
+KNOWN_HEADER = """\
+# Calls that fail to compile after translation without a hipify-py diagnostic,
+# per ROCm release, mode (hip: HIP names; roc: --roc) and library: what
+# tests/test_signatures.py tolerates, and nothing else.  Each is a row that
+# needs a fix (see tools/signature_check.py); a fixed call may be left here
+# (the test warns), a new one fails the test.  Regenerate after fixing:
+#   python tools/signature_check.py --table --write-known tests/data/signature_silent.yaml
+"""
+
+
+def known_yaml(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
+    """The silent failures of ``reports`` as the YAML of KNOWN_HEADER."""
+    lines = [KNOWN_HEADER.rstrip("\n")]
+    for release, per_mode in reports.items():
+        lines.append(f'"{release}":')
+        for mode, report in per_mode.items():
+            lines.append(f"  {mode}:")
+            empty = True
+            for key, result in report["libraries"].items():
+                silent = sorted(f["function"] for f in result.get("silent", []))
+                if silent:
+                    empty = False
+                    lines.append(f"    {key}:")
+                    lines.extend(f"      - {name}" for name in silent)
+            if empty:
+                lines[-1] += " {}"
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cuda-include", action="append", type=Path, default=[])
     parser.add_argument(
-        "--cuda-root", type=Path, help="a root made by hip_smoke/toolchain/provision.sh nvidia"
+        "--cuda-root",
+        type=Path,
+        help="a root made by hip_smoke/toolchain/provision.sh nvidia (default: the one it makes)",
     )
-    parser.add_argument("--library", default=",".join(HEADERS), help="comma-separated")
+    parser.add_argument("--library", default=",".join(LIBRARIES), help="comma-separated")
+    parser.add_argument("--mode", default="hip,roc", help="hip, roc or both (comma-separated)")
     parser.add_argument("--rocm", help="the ROCm release whose hipcc to use (5.7, 6.4, 7.2)")
     parser.add_argument("--hip-version", help="translate for this HIP (default: the hipcc's)")
     parser.add_argument("--json", type=Path, help="write the whole report here")
+    parser.add_argument(
+        "--write-known",
+        type=Path,
+        help="write the calls that fail silently, per release, mode and library, as YAML "
+        "(tests/data/signature_silent.yaml: what tests/test_signatures.py tolerates)",
+    )
+    parser.add_argument(
+        "--table",
+        action="store_true",
+        help="check every release with a root (or --rocm's) and print the README's table",
+    )
     args = parser.parse_args(argv)
-    include = args.cuda_include + (root_includes(args.cuda_root) if args.cuda_root else [])
+    from hip_smoke.toolchain import RELEASES, complete_root
+
+    cuda_root = args.cuda_root or complete_root("nvidia")
+    include = args.cuda_include + (root_includes(cuda_root) if cuda_root else [])
     if not include:
         parser.error("give --cuda-include DIR or --cuda-root ROOT")
+    libraries = args.library.split(",")
+    unknown = set(libraries) - set(LIBRARIES)
+    if unknown:
+        parser.error(f"unknown libraries {sorted(unknown)}; known: {', '.join(LIBRARIES)}")
+    modes = args.mode.split(",")
+    if args.table:
+        releases = (
+            [args.rocm]
+            if args.rocm
+            else [r for r in reversed(RELEASES) if complete_root(f"amd-{r}") is not None]
+        )
+    else:
+        releases = [args.rocm]
+    reports: dict[str, dict[str, dict[str, Any]]] = {}
     try:
-        report = run(args.library.split(","), include, args.hip_version, args.rocm)
+        for release in releases:
+            for mode in modes:
+                reports.setdefault(release or "", {})[mode] = run(
+                    libraries, include, args.hip_version, release, roc=mode == "roc"
+                )
     except Exception as exc:  # no libclang, no hipcc: say so
         print(f"signature_check: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        args.json.write_text(json.dumps(report, indent=1))
-    print(f"{report['compiler']}; translated for HIP {report['hip_version']}")
+        args.json.write_text(json.dumps(reports, indent=1))
+    if args.write_known:
+        args.write_known.write_text(known_yaml(reports))
     silent = 0
-    for library, result in report["libraries"].items():
-        print(
-            f"{library}: {result['calls']} calls, {result['failed']} fail to compile, "
-            f"{len(result['silent'])} of them silently"
-        )
-        for failure in result["silent"]:
-            silent += 1
-            casts = failure["suggested_casts"]
-            hint = f"  suggested arg_casts: {casts}" if casts else ""
-            print(f"  {failure['function']}: {failure['error']}{hint}")
+    for per_mode in reports.values():
+        for report in per_mode.values():
+            if not args.table:
+                print(
+                    f"{report['compiler']}; translated for HIP {report['hip_version']}"
+                    f"{' with --roc' if report['mode'] == 'roc' else ''}"
+                )
+            for key, result in report["libraries"].items():
+                if result.get("skipped"):
+                    if not args.table:
+                        print(f"{key}: skipped, {result['skipped']}")
+                    continue
+                if not args.table:
+                    print(
+                        f"{key}: {result['calls']} calls, {result['compile']} compile "
+                        f"({result['rewritten']} rewritten), {result['reported']} reported, "
+                        f"{len(result['silent'])} fail silently"
+                    )
+                for failure in result["silent"]:
+                    silent += 1
+                    casts = failure["suggested_casts"]
+                    hint = f"  suggested arg_casts: {casts}" if casts else ""
+                    where = f"{report['hip_version']} {report['mode']} " if args.table else ""
+                    print(
+                        f"  {where}{failure['function']}: {failure['error']}{hint}",
+                        file=sys.stderr if args.table else sys.stdout,
+                    )
+    if args.table:
+        print(markdown_table(reports), end="")
     return 1 if silent else 0
 
 

@@ -25,6 +25,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 PROVISION = Path(__file__).resolve().parent / "toolchain" / "provision.sh"
 DEFAULT_CACHE = Path(os.environ.get("HIPIFY_PY_TOOLCHAIN_CACHE", "/var/cache/hipify-py"))
@@ -116,19 +117,52 @@ def _quote(text: str) -> str:
 
 @contextlib.contextmanager
 def _proc_mounted(root: Path) -> Iterator[None]:
-    """clang needs /proc inside the root; mount it for the call if it is not."""
+    """clang needs /proc inside the root.  Compiles run side by side (pytest
+    workers, a benchmark's jobs), so the mount is shared: a count of users in
+    ``ROOT/.hipify-py-proc`` (under an flock) says when the last one leaves,
+    and only a mount made here is undone, by the last user.  A /proc mounted
+    by someone else is used as it is and left."""
+    import fcntl
+
     proc = root / "proc"
-    if (proc / "self").exists():
-        yield
-        return
-    mounted = (
-        subprocess.run(["mount", "--bind", "/proc", str(proc)], capture_output=True).returncode == 0
-    )
+    state = root / ".hipify-py-proc"
+    with open(state, "a+", encoding="utf-8") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        users, ours = _proc_state(handle)
+        if users == 0:
+            ours = False
+            if not (proc / "self").exists():
+                done = subprocess.run(["mount", "--bind", "/proc", str(proc)], capture_output=True)
+                ours = done.returncode == 0
+        _write_proc_state(handle, users + 1, ours)
     try:
         yield
     finally:
-        if mounted:
-            subprocess.run(["umount", str(proc)], capture_output=True)
+        with open(state, "a+", encoding="utf-8") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            users, ours = _proc_state(handle)
+            users = max(0, users - 1)
+            if users == 0 and ours:
+                subprocess.run(["umount", str(proc)], capture_output=True)
+                ours = False
+            _write_proc_state(handle, users, ours)
+
+
+def _proc_state(handle: IO[str]) -> tuple[int, bool]:
+    """(users, whether the mount is ours) from the state file ("3 1")."""
+    handle.seek(0)
+    words = handle.read().split()
+    try:
+        return int(words[0]), words[1] == "1"
+    except (IndexError, ValueError):
+        return 0, False
+
+
+def _write_proc_state(handle: IO[str], users: int, ours: bool) -> None:
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{users} {int(ours)}\n")
+    handle.flush()
 
 
 # what a program needs to reach an AMD GPU from inside the root: the kernel

@@ -190,3 +190,32 @@ def test_hip_7_2_on_nvidia_says_why_it_cannot_be_built() -> None:
     message = done.stderr.decode()
     assert done.returncode == 2, message
     assert "the ROCm 7.2 root has no hip/nvidia_detail" in message
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="bind-mounting /proc needs root")
+def test_proc_mount_is_shared_by_concurrent_compiles_and_undone_by_the_last(
+    tmp_path: Path,
+) -> None:
+    """pytest workers and benchmark jobs compile in the same root side by side:
+    the first user mounts /proc, and one that leaves early must not unmount it
+    under another's running compiler (clang then fails to read /proc/self)."""
+    import threading
+    import time
+
+    from hip_smoke.toolchain import _proc_mounted
+
+    (tmp_path / "proc").mkdir()
+    seen: list[bool] = []
+
+    def user(hold: float) -> None:
+        with _proc_mounted(tmp_path):
+            time.sleep(hold)
+            seen.append((tmp_path / "proc" / "self").exists())
+
+    threads = [threading.Thread(target=user, args=(h,)) for h in (0.2, 0.8, 0.5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == [True, True, True]
+    assert not (tmp_path / "proc" / "self").exists()  # the last one unmounted it

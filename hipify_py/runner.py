@@ -306,6 +306,18 @@ def applied_changes(result: FileResult) -> list[tuple[int, str, str, str, str]]:
             stop = offset + len(name)
             if (offset < end and start < stop) if start < end else offset < start < stop:
                 hits.append(index)
+        if hits and all(
+            start <= references[i][0]
+            and references[i][0] + len(references[i][1]) <= end
+            and end - start > len(references[i][1])
+            for i in hits
+        ):
+            # an edit over a whole call whose name is a reference (half2_minmax's
+            # __hmax2(a, b) -> __halves2half2(...)): the change is the edit's
+            covered.update(hits)
+            before = result.original[start:end].decode("utf-8", "replace")
+            out.append((start, before, text.decode("utf-8", "replace"), "", rule))
+            continue
         if hits:
             for index in hits:
                 if index in covered:

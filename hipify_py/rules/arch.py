@@ -26,6 +26,9 @@ _DEFINED_BEFORE = re.compile(r"defined\s*\(?\s*$")
 # what hipcc reads for the undefined name in #if: the value code gets too
 ARCH_VALUE = "0"
 _STATIC_ASSERT = re.compile(r"\bstatic_assert\b")
+# `#ifdef NAME` / `defined(NAME)` the grammar did not read as a directive
+# (broken input: a directive that does not start its line)
+_IFDEF_BEFORE = re.compile(r"(?:#\s*(?:el)?ifn?def|\bdefined\s*\(?)\s*\Z")
 
 
 def run(ctx: Context) -> None:
@@ -76,7 +79,9 @@ def run(ctx: Context) -> None:
         if defined and where not in mixed:
             _rename(ctx, start, start + len(NAME))
         elif not defined and start in in_code:
-            if not _under_gate(ctx, start, mixed):  # else dead on AMD: the gate is reported
+            if _IFDEF_BEFORE.search(ctx.text, _line_start(ctx.text, start), start):
+                _rename(ctx, start, start + len(NAME))  # an #ifdef the grammar missed
+            elif not _under_gate(ctx, start, mixed):  # else dead on AMD: the gate is reported
                 _replace_value(ctx, start)
         elif not defined:
             _report(ctx, start, mixed=any(d and w == where for _, w, d in uses))

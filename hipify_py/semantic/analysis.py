@@ -369,6 +369,11 @@ class _Walk:
         kind = cursor.kind
         if kind in self.references:
             ref = cursor.referenced
+            overloads = cursor if kind == self.ck.OVERLOADED_DECL_REF else ref
+            if overloads is not None and overloads.kind == self.ck.OVERLOADED_DECL_REF:
+                # a dependent call in a template (cudaMalloc(&ptr_, n) with a T*
+                # ptr_) names an overload set: CUDA's when its members are
+                ref = _first_overload(overloads) or ref
             if ref is not None:
                 name = ref.spelling
                 if name in self.names:
@@ -733,3 +738,18 @@ def _explicit(cursor: Any, ck: Any) -> Any:
             break
         cursor = child
     return cursor
+
+
+def _first_overload(cursor: Any) -> Any:
+    """The first declaration of an overload set (OVERLOADED_DECL_REF), or None;
+    the Python bindings expose it through the C functions only."""
+    from clang import cindex
+
+    lib = cindex.conf.lib
+    if lib.clang_getNumOverloadedDecls(cursor) == 0:
+        return None
+    found = lib.clang_getOverloadedDecl(cursor, 0)
+    if found is None or found.kind.is_invalid():
+        return None
+    found._tu = cursor._tu  # as Cursor.referenced does: keeps the unit alive
+    return found

@@ -24,6 +24,6 @@ float* host_buffer(size_t bytes)
     return p;
 }
 
-#if CUDART_VERSION < 11000
+#if 11070 < 11000
 void legacy() { hipDeviceSynchronize(); }
 #endif

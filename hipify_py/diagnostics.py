@@ -158,7 +158,7 @@ STRING_MENTION = _code(
     "a string literal names a CUDA API; strings are not rewritten without --rewrite-strings",
     why="A name in a string is usually a log message; when it is a symbol looked up at run time "
     "(dlsym, nvrtc) it must be renamed too.",
-    example="printf(\"cudaMalloc failed\\n\");",
+    example='printf("cudaMalloc failed\\n");',
     fix="Rename it by hand where the string is looked up at run time, or translate with "
     "--rewrite-strings.",
 )
@@ -198,6 +198,22 @@ UNCHECKED_HIP_ERROR = _code(
     example="cudaMalloc(&p, n);\ncudaDeviceSynchronize();",
     fix="Check the result with the project's error macro, or cast it to (void) where ignoring it "
     "is meant.",
+)
+LEGACY_CUBLAS = _code(
+    "HPY112",
+    "legacy-cublas-api",
+    E,
+    "a call of the legacy cuBLAS API (cublas.h: no handle, scalars by value); hipBLAS has only "
+    "the handle API, so it is left unchanged (the hint gives the v2 call to write)",
+    why="cublas.h declares cublasSscal(n, alpha, x, incx) and friends without a handle; "
+    "cublas_v2.h redefines the same names as the handle API, which is what hipBLAS and "
+    "rocBLAS have.  Renamed, the call would be a handle-less hipblasSscal(n, ...) that does not "
+    "compile, so it is not renamed.",
+    example="#include <cublas.h>\ncublasSscal(n, 2.0f, d_x, 1);",
+    fix="Port the file to cublas_v2.h (a cublasHandle_t from cublasCreate, scalars by "
+    "pointer, results through the last argument) as the hint shows, and translate again; "
+    "cublasInit/cublasShutdown become cublasCreate/cublasDestroy, cublasAlloc/cublasFree "
+    "cudaMalloc/cudaFree.",
 )
 UNSUPPORTED_HEADER = _code(
     "HPY201",
@@ -611,8 +627,8 @@ INLINE_PTX = _code(
     E,
     "inline PTX assembly (asm / asm volatile) in device code or a #define body",
     why="PTX is NVIDIA's virtual instruction set; hipcc cannot assemble it for AMD GPUs.",
-    example="asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n#define LANE_ID(r) asm "
-    "volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r))",
+    example='asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));\n#define LANE_ID(r) asm '
+    'volatile("mov.u32 %0, %%laneid;" : "=r"(r))',
     fix="Rewrite it with HIP intrinsics (__lane_id(), __builtin_amdgcn_*) or AMD GCN assembly.",
 )
 LAUNCH_NOT_REWRITTEN = _code(

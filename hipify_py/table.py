@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,7 @@ TEXT_FIELDS = (
     "caution",
     "older_hip",
     "newer_hip",
+    "roc_caution",
 )
 ROW_FIELDS = frozenset(
     (
@@ -76,6 +78,8 @@ ROW_FIELDS = frozenset(
         "arg_wraps",
         "by_arity",
         "arg_defaults",
+        "arg_inserts",
+        "roc_arg_inserts",
         "older_in_call",
     )
 )
@@ -84,8 +88,21 @@ HEADER_FIELDS = frozenset(
 )
 PROVIDER_FIELDS = frozenset({"header", "prefixes", "note"})
 RELEASE_FIELDS = frozenset({"version", "rocm", "note"})
+LEGACY_FIELDS = frozenset({"params", "returns", "v2", "note"})
 FILE_FIELDS = frozenset(
-    {"schema", "library", "title", "source", "sections", "headers", "providers", "releases", "note"}
+    {
+        "schema",
+        "library",
+        "title",
+        "source",
+        "sections",
+        "headers",
+        "providers",
+        "releases",
+        "legacy",
+        "legacy_letters",
+        "note",
+    }
 )
 
 
@@ -158,10 +175,21 @@ class Row(NamedTuple):
     # (cudaStreamWaitEvent(s, e) -> hipStreamWaitEvent(s, e, 0))
     arg_defaults: tuple[tuple[int, str], ...] = ()
     older_in_call: tuple[tuple[str, str], ...] = ()
+    # (argument index, HIP text): HIP's function takes an argument CUDA's does
+    # not; it is written before CUDA's argument at that index
+    # (cudaGetDriverEntryPoint(s, &p, f, &st) -> hipGetProcAddress(s, &p,
+    # HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR, f, &st))
+    arg_inserts: tuple[tuple[int, str], ...] = ()
+    # with --roc, where the ROC name is emitted: the ROC function's signature
+    # differs in a way the text explains (HPY109); and the arguments the ROC
+    # function takes that CUDA's lacks, inserted like ``arg_inserts`` (the
+    # other argument fields are the HIP function's and do not apply to it)
+    roc_caution: str = ""
+    roc_arg_inserts: tuple[tuple[int, str], ...] = ()
 
     @property
     def fixes_arguments(self) -> bool:
-        return bool(self.arg_casts or self.arg_wraps or self.arg_defaults)
+        return bool(self.arg_casts or self.arg_wraps or self.arg_defaults or self.arg_inserts)
 
     def hip_added_version(self) -> Version | None:
         return parse_version(self.hip_added) if self.hip_added else None
@@ -201,6 +229,18 @@ class Release(NamedTuple):
     origin: str = ""
 
 
+class LegacyCall(NamedTuple):
+    """A function of a legacy API that HIP lacks under the same name (cuBLAS's
+    handle-less ``cublas.h``): a call with ``len(params)`` arguments is that API
+    and is reported with the ``v2`` form to write instead."""
+
+    name: str
+    params: tuple[tuple[str, str], ...]  # (C++ type, parameter name)
+    returns: str  # the type of the value the legacy function returns ("" for void)
+    v2: str  # the call to write instead, in terms of the parameter names
+    origin: str = ""
+
+
 @dataclass
 class LibraryInfo:
     name: str
@@ -219,6 +259,9 @@ class MappingTable:
     _qualified: list[tuple[str, str, Row]] | None = field(default=None, repr=False, compare=False)
     providers: dict[str, Provider] = field(default_factory=dict)
     releases: dict[str, Release] = field(default_factory=dict)
+    legacy: dict[str, LegacyCall] = field(default_factory=dict)
+    # the v2 enum type -> legacy letter -> enumerator ('N' -> CUBLAS_OP_N)
+    legacy_letters: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def lookup(self, name: str) -> Row | None:
         return self.names.get(name)
@@ -378,6 +421,8 @@ def _parse_row(
         raise TableError(f"{where}: row {name!r}: newer_hip and newer_from go together")
     if values["casts_until"] and not data.get("arg_casts"):
         raise TableError(f"{where}: row {name!r}: casts_until needs arg_casts")
+    if (values["roc_caution"] or data.get("roc_arg_inserts")) and not values["roc"]:
+        raise TableError(f"{where}: row {name!r}: roc_caution and roc_arg_inserts need a roc name")
     if values["caution_until"] and not values["caution"]:
         raise TableError(f"{where}: row {name!r}: caution_until needs a caution")
     override = data.get("override", False)
@@ -403,6 +448,9 @@ def _parse_row(
         arg_wraps=_int_keyed(data.get("arg_wraps"), where, name, "arg_wraps"),
         by_arity=_int_keyed(data.get("by_arity"), where, name, "by_arity"),
         arg_defaults=_int_keyed(data.get("arg_defaults"), where, name, "arg_defaults"),
+        arg_inserts=_int_keyed(data.get("arg_inserts"), where, name, "arg_inserts"),
+        roc_caution=values["roc_caution"],
+        roc_arg_inserts=_int_keyed(data.get("roc_arg_inserts"), where, name, "roc_arg_inserts"),
         older_in_call=_in_call(data.get("older_in_call"), where, name),
         origin=where,
         **{key: values[key] for key in VERSION_FIELDS},
@@ -524,6 +572,62 @@ def _parse_releases(doc: dict[str, Any], path: Path, out: dict[str, Release]) ->
         out[str(library)] = Release(str(library), tuple(macros), tuple(pairs), where)
 
 
+_PARAM = re.compile(r"\s*(.*?[\w*&\s])\s*\b([A-Za-z_]\w*)\s*\Z")
+
+
+def _parse_legacy(doc: dict[str, Any], path: Path, out: dict[str, LegacyCall]) -> None:
+    legacy = doc.get("legacy")
+    if not isinstance(legacy, dict):
+        raise TableError(f"{path}:{_line(doc)}: 'legacy' must be a mapping")
+    for name, data in legacy.items():
+        if name == "__line__":
+            continue
+        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(legacy)}"
+        if not isinstance(data, dict):
+            raise TableError(f"{where}: legacy function {name!r} must be a mapping")
+        unknown = set(data) - LEGACY_FIELDS - {"__line__"}
+        if unknown:
+            raise TableError(
+                f"{where}: legacy function {name!r} has unknown field(s): "
+                f"{', '.join(sorted(unknown))}"
+            )
+        text = _text(data.get("params"), where, "params")
+        params: list[tuple[str, str]] = []
+        for part in text.split(",") if text.strip() else []:
+            found = _PARAM.match(part)
+            if found is None:
+                raise TableError(f"{where}: legacy function {name!r}: bad parameter {part!r}")
+            params.append((" ".join(found.group(1).split()), found.group(2)))
+        v2 = _text(data.get("v2"), where, "v2")
+        if not v2:
+            raise TableError(f"{where}: legacy function {name!r} needs a 'v2' form")
+        if name in out:
+            raise TableError(
+                f"{where}: duplicate legacy function {name!r} (first at {out[name].origin})"
+            )
+        out[str(name)] = LegacyCall(
+            str(name), tuple(params), _text(data.get("returns"), where, "returns"), v2, where
+        )
+
+
+def _parse_letters(doc: dict[str, Any], path: Path, out: dict[str, dict[str, str]]) -> None:
+    letters = doc.get("legacy_letters")
+    if not isinstance(letters, dict):
+        raise TableError(f"{path}:{_line(doc)}: 'legacy_letters' must be a mapping")
+    for kind, data in letters.items():
+        if kind == "__line__":
+            continue
+        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(letters)}"
+        items = {k: v for k, v in data.items() if k != "__line__"} if isinstance(data, dict) else {}
+        if not items or not all(
+            isinstance(k, str) and len(k) == 1 and isinstance(v, str) for k, v in items.items()
+        ):
+            raise TableError(f"{where}: legacy_letters {kind!r} must map letters to enumerators")
+        if kind in out:
+            raise TableError(f"{where}: duplicate legacy_letters {kind!r}")
+        out[str(kind)] = dict(items)
+
+
 def _merge(out: dict[str, Any], key: str, row: Any, override: bool, where: str, what: str) -> None:
     if key in out:
         previous, _ = out[key]
@@ -547,7 +651,9 @@ def mapping_files(directory: Path) -> list[Path]:
 
 def content_digest(files: Iterable[Path]) -> str:
     # the row layout is part of the key: a cache from another layout is stale
-    h = hashlib.sha256(f"schema{SCHEMA_VERSION}{Row._fields}{HeaderRow._fields}".encode())
+    h = hashlib.sha256(
+        f"schema{SCHEMA_VERSION}{Row._fields}{HeaderRow._fields}{LegacyCall._fields}".encode()
+    )
     for path in files:
         h.update(path.name.encode() + b"\0")
         h.update(path.read_bytes())
@@ -565,6 +671,8 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
     headers: dict[str, tuple[HeaderRow, bool]] = {}
     providers: dict[str, Provider] = {}
     releases: dict[str, Release] = {}
+    legacy: dict[str, LegacyCall] = {}
+    legacy_letters: dict[str, dict[str, str]] = {}
     libraries: dict[str, LibraryInfo] = {}
     for path in files:
         doc = _read_yaml(path, loader)
@@ -583,10 +691,15 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
             _parse_providers(doc, path, providers)
         if "releases" in doc:
             _parse_releases(doc, path, releases)
+        if "legacy" in doc:
+            _parse_legacy(doc, path, legacy)
+        if "legacy_letters" in doc:
+            _parse_letters(doc, path, legacy_letters)
         if "sections" not in doc:
-            if not {"headers", "providers", "releases"} & set(doc):
+            if not {"headers", "providers", "releases", "legacy", "legacy_letters"} & set(doc):
                 raise TableError(
-                    f"{path}:1: file has none of 'sections', 'headers', 'providers', 'releases'"
+                    f"{path}:1: file has none of 'sections', 'headers', 'providers', "
+                    "'releases', 'legacy'"
                 )
             continue
         library = doc.get("library")
@@ -632,6 +745,8 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
         digest=digest or content_digest(files),
         providers=providers,
         releases=releases,
+        legacy=legacy,
+        legacy_letters=legacy_letters,
     )
 
 

@@ -205,12 +205,36 @@ _NULL_POINTERS = frozenset({"nullptr", "NULL", "0"})
 _STORAGE = frozenset({"static", "extern", "register", "thread_local", "inline", "__shared__"})
 
 
+def insert_arguments(
+    ctx: Context, inserts: tuple[tuple[int, str], ...], call: Call, group: int
+) -> None:
+    """Write the arguments HIP's (or the ROC library's) function takes and
+    CUDA's does not, each before CUDA's argument at its index (after the last
+    one where the index is the argument count); none when the call is shorter."""
+    args = call.args
+    for index, text in inserts:
+        if index < len(args):
+            ctx.edit(
+                args[index].start, args[index].start, f"{text}, ", "insert-argument", group=group
+            )
+        elif index == len(args):
+            ctx.edit(
+                call.close,
+                call.close,
+                f", {text}" if args else text,
+                "insert-argument",
+                group=group,
+            )
+
+
 def fix_arguments(ctx: Context, row: Row, call: Call) -> None:
     """Wrap arguments in the casts HIP's signatures need (``(void**)(&p)``),
-    pass symbols through HIP's macros (``HIP_SYMBOL(sym)``), and spell out the
-    trailing arguments CUDA defaults and HIP does not."""
+    pass symbols through HIP's macros (``HIP_SYMBOL(sym)``), write the
+    arguments HIP takes and CUDA does not, and spell out the trailing arguments
+    CUDA defaults and HIP does not."""
     group = ctx.new_group()
     args = call.args
+    insert_arguments(ctx, row.arg_inserts, call, group)
     # the clang engine's answers, where it saw the call (else the text decides)
     facts = facts_in(ctx.cache)
     for index, macro in row.arg_wraps:

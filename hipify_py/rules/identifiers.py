@@ -26,7 +26,8 @@ from ..lexer import SpanIndex, opaque_spans, span_kind
 from ..semantic_facts import facts_in
 from ..table import Row
 from ..versions import format_version
-from .call_args import Call, call_in_text, call_of_node, fix_arguments
+from .call_args import Call, call_in_text, call_of_node, fix_arguments, insert_arguments
+from .legacy_blas import legacy_call, v2_form
 
 IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
 
@@ -604,6 +605,25 @@ def _rename(
     node: tree_sitter.Node | None = None,
 ) -> None:
     name = row.cuda
+    legacy = ctx.table.legacy.get(name) if not in_string else None
+    if legacy is not None:
+        found = legacy_call(ctx, legacy, start, end, node)
+        if found is not False:
+            call_found = found if isinstance(found, Call) else None
+            _unconverted(
+                ctx,
+                row,
+                name,
+                end,
+                D.LEGACY_CUBLAS,
+                start,
+                f"{name} is the legacy cuBLAS API (cublas.h, no handle), which hipBLAS does not "
+                "have; left unchanged",
+                hint="port it to the v2 API (cublas_v2.h, a cublasHandle_t from cublasCreate) "
+                f"and translate again: {v2_form(ctx, legacy, call_found)}"
+                + (" (result: the value the legacy call returned)" if legacy.returns else ""),
+            )
+            return
     target = ctx.hip_name_for(row)
     using_roc = target is not None and target != row.hip
     older = (
@@ -739,8 +759,19 @@ def _rename(
             name=name,
             end=end,
         )
+    if using_roc and row.roc_caution and name not in ctx.cautioned:
+        ctx.cautioned.add(name)
+        ctx.report(
+            D.SIGNATURE_CAUTION,
+            start,
+            f"{name} -> {target}: the ROC signature differs; {row.roc_caution}",
+            name=name,
+            end=end,
+        )
     if call is not None and row.fixes_arguments and not using_roc:
         fix_arguments(ctx, row, call)
+    if call is not None and row.roc_arg_inserts and using_roc:
+        insert_arguments(ctx, row.roc_arg_inserts, call, ctx.new_group())
     if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
         ctx.uses_runtime = True
     if target != name:
@@ -852,7 +883,7 @@ def _call(
     ctx: Context, row: Row, start: int, end: int, node: tree_sitter.Node | None, in_string: bool
 ) -> Call | None:
     """The call this name makes, when the row has argument-level fixes."""
-    if in_string or not (row.by_arity or row.fixes_arguments):
+    if in_string or not (row.by_arity or row.fixes_arguments or row.roc_arg_inserts):
         return None
     if node is not None:
         return call_of_node(node)

@@ -79,7 +79,7 @@ ROW_FIELDS = frozenset(
         "by_arity",
         "arg_defaults",
         "arg_inserts",
-        "roc_arg_inserts",
+        "roc_args",
         "older_in_call",
     )
 )
@@ -181,15 +181,24 @@ class Row(NamedTuple):
     # HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR, f, &st))
     arg_inserts: tuple[tuple[int, str], ...] = ()
     # with --roc, where the ROC name is emitted: the ROC function's signature
-    # differs in a way the text explains (HPY109); and the arguments the ROC
-    # function takes that CUDA's lacks, inserted like ``arg_inserts`` (the
-    # other argument fields are the HIP function's and do not apply to it)
+    # differs in a way the text explains (HPY109), unless ``roc_args`` rewrote
+    # the call; (number of CUDA arguments, ROC argument list): ``{i}`` is the
+    # call's argument i, in order, an argument left out is dropped, ``{=i}`` is
+    # a copy of argument i, other text is written in ("{0}, {1}, nullptr, {2}");
+    # the HIP argument fields do not apply to the ROC function
     roc_caution: str = ""
-    roc_arg_inserts: tuple[tuple[int, str], ...] = ()
+    roc_args: tuple[tuple[int, str], ...] = ()
 
     @property
     def fixes_arguments(self) -> bool:
         return bool(self.arg_casts or self.arg_wraps or self.arg_defaults or self.arg_inserts)
+
+    def roc_template(self, count: int) -> list[str] | None:
+        """The ROC argument list for a call with ``count`` arguments, split."""
+        for arity, template in self.roc_args:
+            if arity == count:
+                return split_template(template)
+        return None
 
     def hip_added_version(self) -> Version | None:
         return parse_version(self.hip_added) if self.hip_added else None
@@ -385,6 +394,41 @@ def _int_keyed(value: Any, where: str, name: str, field: str) -> tuple[tuple[int
     return tuple(sorted(items.items()))
 
 
+_PLACEHOLDER = re.compile(r"\{(\d+)\}")
+
+
+def split_template(template: str) -> list[str]:
+    """``"{0}, f(a, b), {1}"`` -> ``["{0}", "f(a, b)", "{1}"]`` (top-level commas)."""
+    parts: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(template):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(template[start:i].strip())
+            start = i + 1
+    parts.append(template[start:].strip())
+    return [p for p in parts if p]
+
+
+def _roc_args(value: Any, where: str, name: str) -> tuple[tuple[int, str], ...]:
+    pairs = _int_keyed(value, where, name, "roc_args")
+    for arity, template in pairs:
+        kept = [
+            int(m.group(1))
+            for part in split_template(template)
+            if (m := _PLACEHOLDER.fullmatch(part))
+        ]
+        if kept != sorted(set(kept)) or any(i >= arity for i in kept):
+            raise TableError(
+                f"{where}: row {name!r}: roc_args {arity}: the call's arguments ({{i}}, i < "
+                f"{arity}) must keep their order, each once"
+            )
+    return pairs
+
+
 def _parse_row(
     name: Any, data: Any, library: str, section: str, path: Path, parent_line: int
 ) -> tuple[Row, bool]:
@@ -421,8 +465,8 @@ def _parse_row(
         raise TableError(f"{where}: row {name!r}: newer_hip and newer_from go together")
     if values["casts_until"] and not data.get("arg_casts"):
         raise TableError(f"{where}: row {name!r}: casts_until needs arg_casts")
-    if (values["roc_caution"] or data.get("roc_arg_inserts")) and not values["roc"]:
-        raise TableError(f"{where}: row {name!r}: roc_caution and roc_arg_inserts need a roc name")
+    if (values["roc_caution"] or data.get("roc_args")) and not values["roc"]:
+        raise TableError(f"{where}: row {name!r}: roc_caution and roc_args need a roc name")
     if values["caution_until"] and not values["caution"]:
         raise TableError(f"{where}: row {name!r}: caution_until needs a caution")
     override = data.get("override", False)
@@ -450,7 +494,7 @@ def _parse_row(
         arg_defaults=_int_keyed(data.get("arg_defaults"), where, name, "arg_defaults"),
         arg_inserts=_int_keyed(data.get("arg_inserts"), where, name, "arg_inserts"),
         roc_caution=values["roc_caution"],
-        roc_arg_inserts=_int_keyed(data.get("roc_arg_inserts"), where, name, "roc_arg_inserts"),
+        roc_args=_roc_args(data.get("roc_args"), where, name),
         older_in_call=_in_call(data.get("older_in_call"), where, name),
         origin=where,
         **{key: values[key] for key in VERSION_FIELDS},

@@ -10,6 +10,7 @@ A call that fails without a report is a silent miss: the row needs a fix
 
     python tools/signature_check.py --cuda-root ROOT --library runtime,driver
     python tools/signature_check.py --cuda-root ROOT --rocm 7.2   # ROCm 7.2's hipcc, HIP 7.2
+    python tools/signature_check.py --cuda-root ROOT --rocm 7.2 --roc  # rocBLAS, rocSPARSE, ...
     python tools/signature_check.py ... --json report.json
 
 CUDA signatures come from the CUDA headers through libclang (the `libclang`
@@ -105,14 +106,16 @@ def calls_source(headers: list[str], signatures: dict[str, list[str]], names: li
     return "\n".join(lines) + "\n"
 
 
-def callable_names(signatures: dict[str, list[str]], libraries: set[str]) -> list[str]:
+def callable_names(
+    signatures: dict[str, list[str]], libraries: set[str], roc: bool = False
+) -> list[str]:
     from hipify_py.table_cache import load_table
 
     table = load_table()
     names = []
     for name, params in sorted(signatures.items()):
         row = table.names.get(name)
-        if row is None or row.library not in libraries or not row.hip:
+        if row is None or row.library not in libraries or not (row.roc if roc else row.hip):
             continue
         if any("(*)" in t or t.endswith("&") or re.search(r"\[\d+\]", t) for t in params):
             continue  # function pointers, references, sized arrays: no plain declaration
@@ -160,9 +163,11 @@ def run(
     cuda_include: list[Path],
     hip_version: str | None = None,
     release: str | None = None,
+    roc: bool = False,
 ) -> dict[str, Any]:
     """Check ``libraries`` with the hipcc of ``release`` (any when None),
-    translating for ``hip_version`` (default: that hipcc's HIP)."""
+    translating for ``hip_version`` (default: that hipcc's HIP), with ``--roc``
+    when ``roc`` (the calls then name rocBLAS, rocSPARSE, rocSOLVER, rocRAND)."""
     from hip_smoke.toolchain import find_amd
     from hipify_py import Options, translate_bytes
     from hipify_py.table_cache import load_table
@@ -173,14 +178,15 @@ def run(
     report: dict[str, Any] = {
         "compiler": compiler.description,
         "hip_version": hip_version,
+        "roc": roc,
         "libraries": {},
     }
     for library in libraries:
         headers = HEADERS[library]
         signatures = cuda_signatures(headers, cuda_include, resource)
-        names = callable_names(signatures, {library})
+        names = callable_names(signatures, {library}, roc)
         source = calls_source(headers, signatures, names)
-        options = Options.from_kwargs(hip_version=hip_version, annotate=True)
+        options = Options.from_kwargs(hip_version=hip_version, annotate=True, roc=roc)
         output = translate_bytes(source.encode(), load_table(), options).data.decode()
         with compiler.workspace() as folder:
             (folder / "calls.hip").write_text(output)
@@ -237,19 +243,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--library", default=",".join(HEADERS), help="comma-separated")
     parser.add_argument("--rocm", help="the ROCm release whose hipcc to use (5.7, 6.4, 7.2)")
     parser.add_argument("--hip-version", help="translate for this HIP (default: the hipcc's)")
+    parser.add_argument(
+        "--roc", action="store_true", help="translate with --roc (the ROC libraries' names)"
+    )
     parser.add_argument("--json", type=Path, help="write the whole report here")
     args = parser.parse_args(argv)
     include = args.cuda_include + (root_includes(args.cuda_root) if args.cuda_root else [])
     if not include:
         parser.error("give --cuda-include DIR or --cuda-root ROOT")
     try:
-        report = run(args.library.split(","), include, args.hip_version, args.rocm)
+        report = run(args.library.split(","), include, args.hip_version, args.rocm, args.roc)
     except Exception as exc:  # no libclang, no hipcc: say so
         print(f"signature_check: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
-    print(f"{report['compiler']}; translated for HIP {report['hip_version']}")
+    roc = " with --roc" if report["roc"] else ""
+    print(f"{report['compiler']}; translated for HIP {report['hip_version']}{roc}")
     silent = 0
     for library, result in report["libraries"].items():
         print(

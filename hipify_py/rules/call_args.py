@@ -227,6 +227,79 @@ def insert_arguments(
             )
 
 
+# an argument that may be dropped or copied: a name, a number, a member, an
+# address, a null pointer (nothing that calls, assigns or names CUDA API)
+_PLAIN = re.compile(r"&?\s*[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*\Z|[0-9][\w.]*\Z")
+_COPY = re.compile(r"\{=(\d+)\}")
+
+
+def _plain(ctx: Context, arg: Arg) -> bool:
+    text = ctx.text[arg.start : arg.end]
+    return bool(_PLAIN.match(text)) and not any(
+        word in ctx.table.names for word in re.findall(r"\w+", text)
+    )
+
+
+def _copied(ctx: Context, arg: Arg) -> str | None:
+    """The text of a plain argument to write a second time, its CUDA
+    enumerators translated (the copy is new text no other edit renames);
+    None when it is not plain or names other CUDA API."""
+    text = " ".join(ctx.text[arg.start : arg.end].split())
+    if not _PLAIN.match(text):
+        return None
+    row = ctx.table.names.get(text)
+    if row is None:
+        return None if any(w in ctx.table.names for w in re.findall(r"\w+", text)) else text
+    return ctx.hip_name_for(row) if row.kind == "enum" else None
+
+
+def rewrite_roc_arguments(ctx: Context, row: Row, call: Call) -> bool:
+    """Give the call the ROC function's arguments (``roc_args``): drop the
+    arguments the template leaves out, write in the others.  False (nothing
+    done) when the template has no form for this many arguments, or when an
+    argument to drop or copy is not plain (it could have effects, or hold
+    names other edits rename)."""
+    parts = row.roc_template(len(call.args))
+    if parts is None:
+        return False
+    args = call.args
+    kept: list[int] = []
+    pending: list[str] = []
+    inserts: list[tuple[int, str]] = []  # (position, text) before the next kept argument
+    for part in parts:
+        whole = re.fullmatch(r"\{(\d+)\}", part)
+        if whole is not None:
+            index = int(whole.group(1))
+            if pending:
+                inserts.append((args[index].start, ", ".join(pending) + ", "))
+                pending = []
+            kept.append(index)
+            continue
+        copies = [_copied(ctx, args[int(m.group(1))]) for m in _COPY.finditer(part)]
+        if None in copies:
+            return False
+        texts = iter(copies)
+        pending.append(_COPY.sub(lambda _: next(texts) or "", part))
+    dropped = [i for i in range(len(args)) if i not in kept]
+    if not kept or any(not _plain(ctx, args[i]) for i in dropped):
+        return False
+    group = ctx.new_group()
+    for position, text in inserts:
+        ctx.edit(position, position, text, "roc-arguments", group=group)
+    if pending:
+        last = args[kept[-1]].end
+        ctx.edit(last, last, ", " + ", ".join(pending), "roc-arguments", group=group)
+    for i in dropped:
+        # the argument and the comma after it (before it, for the last one)
+        start, end = (
+            (args[i].start, args[i + 1].start)
+            if i + 1 < len(args)
+            else (args[i - 1].end, args[i].end)
+        )
+        ctx.edit(start, end, "", "roc-arguments", group=group)
+    return True
+
+
 def fix_arguments(ctx: Context, row: Row, call: Call) -> None:
     """Wrap arguments in the casts HIP's signatures need (``(void**)(&p)``),
     pass symbols through HIP's macros (``HIP_SYMBOL(sym)``), write the

@@ -26,7 +26,13 @@ from ..lexer import SpanIndex, opaque_spans, span_kind
 from ..semantic_facts import facts_in
 from ..table import Row
 from ..versions import format_version
-from .call_args import Call, call_in_text, call_of_node, fix_arguments, insert_arguments
+from .call_args import (
+    Call,
+    call_in_text,
+    call_of_node,
+    fix_arguments,
+    rewrite_roc_arguments,
+)
 from .legacy_blas import legacy_call, v2_form
 
 IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
@@ -759,7 +765,10 @@ def _rename(
             name=name,
             end=end,
         )
-    if using_roc and row.roc_caution and name not in ctx.cautioned:
+    if call is not None and row.fixes_arguments and not using_roc:
+        fix_arguments(ctx, row, call)
+    rewritten = using_roc and call is not None and rewrite_roc_arguments(ctx, row, call)
+    if using_roc and row.roc_caution and not rewritten and name not in ctx.cautioned:
         ctx.cautioned.add(name)
         ctx.report(
             D.SIGNATURE_CAUTION,
@@ -768,10 +777,6 @@ def _rename(
             name=name,
             end=end,
         )
-    if call is not None and row.fixes_arguments and not using_roc:
-        fix_arguments(ctx, row, call)
-    if call is not None and row.roc_arg_inserts and using_roc:
-        insert_arguments(ctx, row.roc_arg_inserts, call, ctx.new_group())
     if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
         ctx.uses_runtime = True
     if target != name:
@@ -883,7 +888,7 @@ def _call(
     ctx: Context, row: Row, start: int, end: int, node: tree_sitter.Node | None, in_string: bool
 ) -> Call | None:
     """The call this name makes, when the row has argument-level fixes."""
-    if in_string or not (row.by_arity or row.fixes_arguments or row.roc_arg_inserts):
+    if in_string or not (row.by_arity or row.fixes_arguments or row.roc_args):
         return None
     if node is not None:
         return call_of_node(node)

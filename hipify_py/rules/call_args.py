@@ -278,8 +278,10 @@ def rewrite_roc_arguments(ctx: Context, row: Row, call: Call) -> bool:
         copies = [_copied(ctx, args[int(m.group(1))]) for m in _COPY.finditer(part)]
         if None in copies:
             return False
-        texts = iter(copies)
-        pending.append(_COPY.sub(lambda _: next(texts) or "", part))
+        pieces = _COPY.split(part)  # text, index, text, index, ..., text
+        pending.append(
+            "".join(p if i % 2 == 0 else copies[i // 2] or "" for i, p in enumerate(pieces))
+        )
     dropped = [i for i in range(len(args)) if i not in kept]
     if not kept or any(not _plain(ctx, args[i]) for i in dropped):
         return False

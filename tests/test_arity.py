@@ -1,0 +1,282 @@
+"""Calls whose HIP or ROC function takes other arguments than CUDA's (issue 16,
+items 4 and 5), through the real CLI: the mechanical differences are rewritten
+(``arg_inserts``, ``roc_args``) and the rewritten calls compile with the real
+hipcc for gfx942; the others are reported at the call (HPY109) with the change;
+legacy cuBLAS (``cublas.h``) calls are reported (HPY112) and not renamed."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+from conftest import run_cli
+from toolchain_support import amd_compiler
+
+from hipify_py.table import TableError, load_directory
+
+
+def cli(source: str, *options: str) -> tuple[str, str]:
+    done = run_cli(*options, "-", input=source.encode())
+    assert done.returncode == 0, done.stderr.decode()
+    return done.stdout.decode(), done.stderr.decode()
+
+
+def codes(notes: str) -> list[str]:
+    return re.findall(r"\[(HPY\d+)\]", notes)
+
+
+def compile_hip(release: str, source: str) -> subprocess.CompletedProcess[str]:
+    found = amd_compiler(release)
+    with found.workspace() as work:
+        (work / "unit.hip").write_text(source)
+        return found.run(
+            ["--offload-arch=gfx942", "-x", "hip", "-c", "unit.hip", "-o", "unit.o"], cwd=work
+        )
+
+
+# ------------------------------------------------------- HIP: hipGetProcAddress
+
+ENTRY_POINT = """#include <cuda_runtime.h>
+#include <cuda.h>
+void f(unsigned long long flags) {
+    void* fn;
+    cudaDriverEntryPointQueryResult status;
+    cudaGetDriverEntryPoint("cuMemAlloc", &fn, flags, &status);
+    cudaGetDriverEntryPoint("cuMemAlloc", &fn, flags);
+    CUdriverProcAddressQueryResult found;
+    cuGetProcAddress("cuMemAlloc", &fn, 12000, 0, &found);
+    cuGetProcAddress("cuMemAlloc", &fn, 12000, 0);
+}
+"""
+
+
+def test_driver_entry_point_gets_hips_version_and_a_null_status() -> None:
+    out, notes = cli(ENTRY_POINT, "--hip-version", "7.2")
+    version = "HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR"
+    assert f'hipGetProcAddress("cuMemAlloc", &fn, {version}, flags, &status);' in out
+    assert f'hipGetProcAddress("cuMemAlloc", &fn, {version}, flags, nullptr);' in out
+    assert "cudaGetDriverEntryPoint -> hipGetProcAddress" not in notes
+    # cuGetProcAddress passes a CUDA version: reported with the HIP one to pass
+    assert 'hipGetProcAddress("cuMemAlloc", &fn, 12000, 0, &found);' in out
+    assert 'hipGetProcAddress("cuMemAlloc", &fn, 12000, 0, nullptr);' in out
+    (caution,) = [line for line in notes.splitlines() if "[HPY109]" in line]
+    assert "cuGetProcAddress -> hipGetProcAddress" in caution and "100 * major + minor" in caution
+    assert f"hint: pass {version} as the third argument" in notes
+
+
+@pytest.mark.parametrize("release", ["6.4", "7.2"])
+def test_driver_entry_point_compiles_from_hip_6_2(release: str) -> None:
+    """hipGetProcAddress is HIP 6.2's: the releases that have it compile the call."""
+    out, _ = cli(ENTRY_POINT, "--hip-version", release)
+    done = compile_hip(release, out)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_driver_entry_point_needs_hip_6_2() -> None:
+    out, notes = cli(ENTRY_POINT, "--hip-version", "5.7")
+    assert 'cudaGetDriverEntryPoint("cuMemAlloc", &fn, flags, &status);' in out
+    assert "HIP_VERSION_MAJOR" not in out and "HPY103" in codes(notes)
+
+
+# ----------------------------------------------------------- --roc: rewritten
+
+ROC_SPARSE = """#include <cusparse.h>
+void f(cusparseHandle_t h, cusparseMatDescr_t d, int m, int n, int k, int nnz, const float* a,
+       const float* v, const int* rp, const int* ci, const float* x, const float* b, float* y,
+       float* c, int* crp, int* cci, void* buf) {
+    cusparseScsrmv(h, CUSPARSE_OPERATION_NON_TRANSPOSE, m, n, nnz, a, d, v, rp, ci, x, b, y);
+    cusparseScsrmm(h, CUSPARSE_OPERATION_NON_TRANSPOSE, m, n, k, nnz, a, d, v, rp, ci, x, k, b, c, m);
+    cusparseScsrgeam2(h, m, n, a, d, nnz, v, rp, ci, b, d, nnz, v, rp, ci, d, c, crp, cci, buf);
+    cusparseXcsrgeam2Nnz(h, m, n, d, nnz, rp, ci, d, nnz, rp, ci, d, crp, cci, buf);
+}
+"""
+ROC_SOLVER = """#include <cusolverDn.h>
+void f(cusolverDnHandle_t h, int n, float* A, float* work, int lwork, int* info) {
+    cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, A, n, work, lwork, info);
+}
+"""
+
+
+def test_roc_sparse_arguments_are_rewritten() -> None:
+    out, notes = cli(ROC_SPARSE, "--roc", "--hip-version", "7.2")
+    # csrmv: rocSPARSE's info is optional (nullptr: no analysis)
+    assert (
+        "rocsparse_scsrmv(h, rocsparse_operation_none, m, n, nnz, a, d, v, rp, ci, nullptr, x, b, y);"
+        in out
+    )
+    # csrmm: cuSPARSE's multiplies by B as it is
+    assert "rocsparse_scsrmm(h, rocsparse_operation_none, rocsparse_operation_none, m, n, k," in out
+    # csrgeam: no work buffer in rocSPARSE
+    assert (
+        "rocsparse_scsrgeam(h, m, n, a, d, nnz, v, rp, ci, b, d, nnz, v, rp, ci, d, c, crp, cci);"
+        in out
+    )
+    assert "rocsparse_csrgeam_nnz(h, m, n, d, nnz, rp, ci, d, nnz, rp, ci, d, crp, cci);" in out
+    assert "HPY109" not in codes(notes)
+
+
+def test_roc_solver_workspace_is_dropped() -> None:
+    out, notes = cli(ROC_SOLVER, "--roc", "--hip-version", "7.2")
+    assert "rocsolver_spotrf(h, rocblas_fill_lower, n, A, n, info);" in out
+    assert "HPY109" not in codes(notes)
+
+
+@pytest.mark.parametrize("release", ["6.4", "7.2"])
+@pytest.mark.parametrize("source", [ROC_SPARSE, ROC_SOLVER], ids=["rocsparse", "rocsolver"])
+def test_roc_rewrites_compile(source: str, release: str) -> None:
+    """With the ROC libraries of ROCm 6.4.3 and 7.2.4 (Debian 13's HIP 5.7.1 has none)."""
+    out, _ = cli(source, "--roc", "--hip-version", release)
+    done = compile_hip(release, out)
+    assert done.returncode == 0, out + done.stderr[-3000:]
+
+
+def test_roc_analysis_gets_the_forced_analysis_policy() -> None:
+    src = (
+        "#include <cusparse.h>\n"
+        "void f(cusparseHandle_t h, cusparseMatDescr_t d, int m, int nnz, const float* v,\n"
+        "       const int* rp, const int* ci, csrilu02Info_t info, void* buf) {\n"
+        "    cusparseScsrilu02_analysis(h, m, nnz, d, v, rp, ci, info,"
+        " CUSPARSE_SOLVE_POLICY_USE_LEVEL, buf);\n}\n"
+    )
+    out, _ = cli(src, "--roc", "--hip-version", "7.2")
+    assert (
+        "rocsparse_scsrilu0_analysis(h, m, nnz, d, v, rp, ci, info,"
+        " rocsparse_analysis_policy_force, rocsparse_solve_policy_auto, buf);" in out
+    )
+
+
+def test_roc_gemm_ex_writes_c_in_place() -> None:
+    src = (
+        "#include <cublas_v2.h>\n"
+        "void f(cublasHandle_t h, int n, const float* al, const void* A, const void* B,"
+        " const float* be, void* C) {\n"
+        "    cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, al, A, CUDA_R_32F, n, B,"
+        " CUDA_R_32F, n, be, C, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n}\n"
+    )
+    out, notes = cli(src, "--roc", "--hip-version", "7.2")
+    # D is C (its type translated as the original's), then solution index and flags
+    assert "be, C, rocblas_datatype_f32_r, n, C, rocblas_datatype_f32_r, n, " in out
+    assert ", rocblas_gemm_algo_standard, 0, 0);" in out
+    assert "cublasGemmEx -> rocblas_gemm_ex" not in notes
+
+
+# ------------------------------------------------------------ --roc: reported
+
+
+def test_roc_staged_call_is_reported_with_the_change() -> None:
+    src = (
+        "#include <cusparse.h>\n"
+        "void f(cusparseHandle_t h, cusparseSpMatDescr_t A, cusparseDnVecDescr_t X,\n"
+        "       cusparseDnVecDescr_t Y, const float* a, const float* b, void* buf) {\n"
+        "    cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, a, A, X, b, Y, CUDA_R_32F,"
+        " CUSPARSE_SPMV_ALG_DEFAULT, buf);\n}\n"
+    )
+    out, notes = cli(src, "--roc", "--hip-version", "7.2")
+    assert "rocsparse_spmv(h, rocsparse_operation_none, a, A, X, b, Y," in out
+    (caution,) = [line for line in notes.splitlines() if "[HPY109]" in line]
+    assert "cusparseSpMV -> rocsparse_spmv: the ROC signature differs" in caution
+    assert "rocsparse_spmv_stage_compute, &bufferSize, externalBuffer" in caution
+
+
+def test_roc_rewrite_refused_when_a_dropped_argument_has_effects() -> None:
+    src = ROC_SOLVER.replace("work, lwork, info", "next(work), lwork, info")
+    out, notes = cli(src, "--roc", "--hip-version", "7.2")
+    assert "rocsolver_spotrf(h, rocblas_fill_lower, n, A, n, next(work), lwork, info);" in out
+    assert "drop the Workspace and Lwork arguments" in notes and "HPY109" in codes(notes)
+
+
+def test_hip_translation_keeps_cudas_arguments() -> None:
+    out, _ = cli(ROC_SPARSE, "--hip-version", "7.2")
+    assert (
+        "hipsparseScsrmv(h, HIPSPARSE_OPERATION_NON_TRANSPOSE, m, n, nnz, a, d, v, rp, ci, x, b, y);"
+        in out
+    )
+    assert (
+        "hipsparseScsrgeam2(h, m, n, a, d, nnz, v, rp, ci, b, d, nnz, v, rp, ci, d, c, crp, cci, buf);"
+        in out
+    )
+
+
+# ---------------------------------------------------------------- legacy cuBLAS
+
+LEGACY = """#include <cublas.h>
+void f(int n, float* x, float* y, float* A, float a) {
+    cublasInit();
+    cublasSscal(n, 2.0f, x, 1);
+    cublasSaxpy(n, a, x, 1, y, 1);
+    float r = cublasSnrm2(n, x, 1);
+    cublasSgemm('N', 't', n, n, n, 1.0f, A, n, A, n, 0.0f, A, n);
+    cublasSetVector(n, sizeof(float), x, 1, y, 1);
+    cublasShutdown();
+}
+"""
+
+
+def test_legacy_cublas_calls_are_reported_not_renamed() -> None:
+    out, notes = cli(LEGACY, "--hip-version", "7.2")
+    for call in (
+        "cublasInit();",
+        "cublasSscal(n, 2.0f, x, 1);",
+        "cublasSaxpy(n, a, x, 1, y, 1);",
+        "float r = cublasSnrm2(n, x, 1);",
+        "cublasShutdown();",
+    ):
+        assert call in out
+    assert "hipblasSscal" not in out and "hipblasSgemm" not in out
+    # the API both share keeps being translated
+    assert "hipblasSetVector(n, sizeof(float), x, 1, y, 1);" in out
+    assert codes(notes).count("HPY112") == 6
+    hints = [
+        line.split("translate again: ", 1)[1]
+        for line in notes.splitlines()
+        if "translate again" in line
+    ]
+    assert "cublasCreate(&handle);" in hints
+    assert "float alpha = 2.0f; cublasSscal(handle, n, &alpha, x, 1);" in hints
+    assert "cublasSaxpy(handle, n, &a, x, 1, y, 1);" in hints
+    assert any(h.startswith("float result; cublasSnrm2(handle, n, x, 1, &result);") for h in hints)
+    assert (
+        "float alpha = 1.0f; float beta = 0.0f; cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T,"
+        " n, n, n, &alpha, A, n, A, n, &beta, A, n);" in hints
+    )
+    assert "cublasDestroy(handle);" in hints
+
+
+def test_v2_calls_are_renamed() -> None:
+    src = (
+        "#include <cublas_v2.h>\n"
+        "void f(cublasHandle_t h, int n, float* x) { float a = 2; cublasSscal(h, n, &a, x, 1);"
+        " auto p = &cublasSaxpy; }\n"
+    )
+    out, notes = cli(src, "--hip-version", "7.2")
+    assert "hipblasSscal(h, n, &a, x, 1);" in out and "&hipblasSaxpy;" in out
+    assert "HPY112" not in codes(notes)
+
+
+def test_legacy_use_that_is_no_call_is_decided_by_the_include() -> None:
+    out, notes = cli("#include <cublas.h>\nauto p = &cublasSaxpy;\n", "--hip-version", "7.2")
+    assert "&cublasSaxpy;" in out and codes(notes) == ["HPY112"]
+    assert "cublasSaxpy(handle, n, &alpha, x, incx, y, incy);" in notes
+
+
+def test_legacy_call_in_a_macro_body() -> None:
+    out, notes = cli("#define SCAL(n, x) cublasSscal(n, 3.0f, x, 1)\n", "--hip-version", "7.2")
+    assert "cublasSscal(n, 3.0f, x, 1)" in out
+    assert "float alpha = 3.0f; cublasSscal(handle, n, &alpha, x, 1);" in notes
+
+
+# ------------------------------------------------------------------ the schema
+
+
+def test_roc_args_must_keep_the_order(tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    (folder / "x.yaml").write_text(
+        "schema: 1\nlibrary: sparse\ntitle: t\nsource: s\nsections:\n  S:\n"
+        "    cusparseF: {hip: hipsparseF, roc: rocsparse_f, kind: function,"
+        ' roc_args: {2: "{1}, {0}"}}\n'
+    )
+    with pytest.raises(TableError, match="must keep their order"):
+        load_directory(folder)

@@ -178,11 +178,14 @@ SIGNATURE_CAUTION = _code(
     "HPY109",
     "hip-signature-differs",
     W,
-    "translated, but the HIP function's signature differs from CUDA's in a way a rename cannot "
-    "fix (the hint says how)",
+    "translated, but the HIP function's signature (with --roc: the ROC library's) differs from "
+    "CUDA's in a way a rename cannot fix (the message says how)",
     why="The call compiles against CUDA's declaration and not against HIP's, or compiles and "
     "means something else: an argument's type or size differs (size_t* where CUDA takes int*), "
-    "or the HIP handle type is a void* where CUDA's is an integer.",
+    "the HIP handle type is a void* where CUDA's is an integer, or the function takes other "
+    "arguments (rocsparse_spmv runs in stages) and no mechanical rewrite keeps the meaning.  "
+    "Differences that one does are rewritten instead (hipGetProcAddress's HIP version, "
+    "rocsparse_scsrmv's optional info).",
     example="cusparseScsr2gebsr_bufferSize(h, ..., &size)  // int in CUDA, size_t in hipSPARSE",
     fix="Change the argument as the hint says; the rest of the call is translated.",
 )

@@ -280,3 +280,35 @@ def test_roc_args_must_keep_the_order(tmp_path: object) -> None:
     )
     with pytest.raises(TableError, match="must keep their order"):
         load_directory(folder)
+
+
+# ------------------------------------------------- HIP: older releases' arity
+
+OLDER = """#include <cublas_v2.h>
+#include <cusparse.h>
+void f(cublasHandle_t h, int m, int n, const float* a, const float* A, const float* B, float* C,
+       cusparseHandle_t s, cusparseSpMatDescr_t M, cusparseDnVecDescr_t x,
+       cusparseDnVecDescr_t y, cusparseSpSVDescr_t d) {
+    cublasStrmm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
+                m, n, a, A, m, B, m, C, m);
+    cusparseSpSV_solve(s, CUSPARSE_OPERATION_NON_TRANSPOSE, a, M, x, y, CUDA_R_32F,
+                       CUSPARSE_SPSV_ALG_DEFAULT, d);
+}
+"""
+
+
+def test_hip_5_arity_differences_are_reported_with_the_change() -> None:
+    """hipBLAS 1.x's trmm works in place (12 arguments), hipSPARSE 5.7's
+    SpSV_solve takes the analysis buffer (10): said at the call, up to HIP 6.0."""
+    _, notes = cli(OLDER, "--hip-version", "5.7")
+    cautions = [line for line in notes.splitlines() if "[HPY109]" in line]
+    assert any(
+        "cublasStrmm -> hipblasStrmm" in c and "overwrites B and has no C, ldc" in c
+        for c in cautions
+    )
+    assert any(
+        "cusparseSpSV_solve -> hipsparseSpSV_solve" in c and "tenth argument" in c for c in cautions
+    )
+    assert "hint: drop the last two arguments where C, ldc are B, ldb" in notes
+    _, notes = cli(OLDER, "--hip-version", "6.4")
+    assert "HPY109" not in codes(notes)

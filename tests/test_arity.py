@@ -312,3 +312,28 @@ def test_hip_5_arity_differences_are_reported_with_the_change() -> None:
     assert "hint: drop the last two arguments where C, ldc are B, ldb" in notes
     _, notes = cli(OLDER, "--hip-version", "6.4")
     assert "HPY109" not in codes(notes)
+
+
+def test_legacy_table_is_what_the_cuda_headers_give() -> None:
+    """mappings/blas-legacy.curated.yaml is tools/gen_legacy_cublas.py's output
+    for CUDA 12.4's cublas.h (skipped without the root, failed in CI)."""
+    import importlib.util
+    import os
+    import sys
+    from pathlib import Path
+
+    from hip_smoke.toolchain import complete_root
+
+    root = complete_root("nvidia")
+    if root is None or importlib.util.find_spec("clang") is None:
+        message = "no CUDA 12.4 root (hip_smoke/toolchain/provision.sh nvidia) or no libclang"
+        if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    tool = Path(__file__).resolve().parent.parent / "tools" / "gen_legacy_cublas.py"
+    done = subprocess.run(
+        [sys.executable, str(tool), "--cuda-root", str(root), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

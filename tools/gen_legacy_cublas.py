@@ -56,9 +56,14 @@ def declarations(root: Path) -> tuple[dict[str, tuple[str, list[tuple[str, str]]
     from signature_check import _resource_dir, root_includes
 
     args = ["-x", "c++", "-std=c++17", "-nostdinc"]
-    resource = _resource_dir(None)
-    for candidate in sorted(root.parent.glob("*/usr/lib/llvm-*/lib/clang/*/include")):
-        resource = resource or candidate
+    resource = _resource_dir(None)  # clang's own headers: the machine's, else an AMD root's
+    if resource is None:
+        from hip_smoke.toolchain import ToolchainError, find_amd
+
+        try:
+            resource = _resource_dir(find_amd().root)
+        except ToolchainError:
+            resource = None
     if resource is not None:
         args += ["-isystem", str(resource)]
     for folder in root_includes(root):
@@ -174,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         old = TARGET.read_text()
         existing = (yaml.safe_load(old) or {}).get("legacy") or {}
         # the letter tables are hand-written: kept as they are
-        letters = old[old.index("legacy_letters:") :] if "legacy_letters:" in old else ""
+        at = old.find("\nlegacy_letters:")
+        letters = old[at + 1 :] if at >= 0 else ""
     text = render(rows(args.cuda_root, existing), letters)
     if args.check:
         same = TARGET.is_file() and TARGET.read_text() == text

@@ -91,6 +91,21 @@ void f(cusparseHandle_t h, cusparseMatDescr_t d, int m, int n, int k, int nnz, c
     cusparseXcsrgeam2Nnz(h, m, n, d, nnz, rp, ci, d, nnz, rp, ci, d, crp, cci, buf);
 }
 """
+ROC_SPARSE_STAGES = """#include <cusparse.h>
+void a(cusparseHandle_t h, cusparseMatDescr_t d, int m, int nnz, const float* v, const int* rp,
+       const int* ci, csrilu02Info_t info, void* buf) {
+    cusparseScsrilu02_analysis(h, m, nnz, d, v, rp, ci, info, CUSPARSE_SOLVE_POLICY_USE_LEVEL, buf);
+}
+void c(cusparseHandle_t h, cusparseMatDescr_t d, int m, int nnz, const float* a, const float* v,
+       const int* rp, const int* ci, float* B, int ldb, csrsm2Info_t info, void* buf) {
+    cusparseScsrsm2_analysis(h, 0, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                             m, 4, nnz, a, d, v, rp, ci, B, ldb, info,
+                             CUSPARSE_SOLVE_POLICY_NO_LEVEL, buf);
+}
+void e(cusparseHandle_t h, cusparseSpMatDescr_t A, cusparseDnMatDescr_t B, size_t* size) {
+    cusparseSparseToDense_bufferSize(h, A, B, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, size);
+}
+"""
 ROC_SOLVER = """#include <cusolverDn.h>
 void f(cusolverDnHandle_t h, int n, float* A, float* work, int lwork, int* info) {
     cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, A, n, work, lwork, info);
@@ -123,7 +138,11 @@ def test_roc_solver_workspace_is_dropped() -> None:
 
 
 @pytest.mark.parametrize("release", ["6.4", "7.2"])
-@pytest.mark.parametrize("source", [ROC_SPARSE, ROC_SOLVER], ids=["rocsparse", "rocsolver"])
+@pytest.mark.parametrize(
+    "source",
+    [ROC_SPARSE, ROC_SPARSE_STAGES, ROC_SOLVER],
+    ids=["rocsparse", "rocsparse-analysis-stages", "rocsolver"],
+)
 def test_roc_rewrites_compile(source: str, release: str) -> None:
     """With the ROC libraries of ROCm 6.4.3 and 7.2.4 (Debian 13's HIP 5.7.1 has none)."""
     out, _ = cli(source, "--roc", "--hip-version", release)
@@ -144,6 +163,21 @@ def test_roc_analysis_gets_the_forced_analysis_policy() -> None:
         "rocsparse_scsrilu0_analysis(h, m, nnz, d, v, rp, ci, info,"
         " rocsparse_analysis_policy_force, rocsparse_solve_policy_auto, buf);" in out
     )
+
+
+def test_roc_csrsm_loses_algo_and_buffer_size_gets_a_null_buffer() -> None:
+    out, notes = cli(ROC_SPARSE_STAGES, "--roc", "--hip-version", "7.2")
+    assert (
+        "rocsparse_scsrsm_analysis(h, rocsparse_operation_none, rocsparse_operation_none,\n"
+        "                             m, 4, nnz, a, d, v, rp, ci, B, ldb, info,\n"
+        "                             rocsparse_analysis_policy_force, rocsparse_solve_policy_auto, buf);"
+        in out
+    )
+    assert (
+        "rocsparse_sparse_to_dense(h, A, B, rocsparse_sparse_to_dense_alg_default, size, nullptr);"
+        in out
+    )
+    assert "HPY109" not in codes(notes)
 
 
 def test_roc_gemm_ex_writes_c_in_place() -> None:

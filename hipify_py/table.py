@@ -79,6 +79,7 @@ ROW_FIELDS = frozenset(
         "by_arity",
         "arg_defaults",
         "arg_inserts",
+        "arg_from",
         "roc_args",
         "older_in_call",
     )
@@ -180,6 +181,12 @@ class Row(NamedTuple):
     # (cudaGetDriverEntryPoint(s, &p, f, &st) -> hipGetProcAddress(s, &p,
     # HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR, f, &st))
     arg_inserts: tuple[tuple[int, str], ...] = ()
+    # (argument index, "callee key take"): HIP's function takes, at that index,
+    # the argument ``take`` of the call to ``callee`` in the same function whose
+    # argument ``key`` is written as this call's (hipsparseSpSM_solve's buffer
+    # is the one given to cusparseSpSM_analysis with the same descriptor); the
+    # fix of the row's ``caution``, which is reported when no such call is found
+    arg_from: tuple[tuple[int, str], ...] = ()
     # with --roc, where the ROC name is emitted: the ROC function's signature
     # differs in a way the text explains (HPY109), unless ``roc_args`` rewrote
     # the call; (number of CUDA arguments, ROC argument list): ``{i}`` is the
@@ -413,6 +420,16 @@ def split_template(template: str) -> list[str]:
     return [p for p in parts if p]
 
 
+def _arg_from(value: Any, where: str, name: str) -> tuple[tuple[int, str], ...]:
+    pairs = _int_keyed(value, where, name, "arg_from")
+    for _, spec in pairs:
+        if not re.fullmatch(r"[A-Za-z_]\w* \d+ \d+", spec):
+            raise TableError(f"{where}: row {name!r}: arg_from must be 'callee key take'")
+    if pairs and not (isinstance(value, dict) and value):
+        raise TableError(f"{where}: row {name!r}: arg_from must map numbers to text")
+    return pairs
+
+
 def _roc_args(value: Any, where: str, name: str) -> tuple[tuple[int, str], ...]:
     pairs = _int_keyed(value, where, name, "roc_args")
     for arity, template in pairs:
@@ -467,6 +484,8 @@ def _parse_row(
         raise TableError(f"{where}: row {name!r}: casts_until needs arg_casts")
     if (values["roc_caution"] or data.get("roc_args")) and not values["roc"]:
         raise TableError(f"{where}: row {name!r}: roc_caution and roc_args need a roc name")
+    if data.get("arg_from") and not values["caution"]:
+        raise TableError(f"{where}: row {name!r}: arg_from needs the caution it fixes")
     if values["caution_until"] and not values["caution"]:
         raise TableError(f"{where}: row {name!r}: caution_until needs a caution")
     override = data.get("override", False)
@@ -493,6 +512,7 @@ def _parse_row(
         by_arity=_int_keyed(data.get("by_arity"), where, name, "by_arity"),
         arg_defaults=_int_keyed(data.get("arg_defaults"), where, name, "arg_defaults"),
         arg_inserts=_int_keyed(data.get("arg_inserts"), where, name, "arg_inserts"),
+        arg_from=_arg_from(data.get("arg_from"), where, name),
         roc_caution=values["roc_caution"],
         roc_args=_roc_args(data.get("roc_args"), where, name),
         older_in_call=_in_call(data.get("older_in_call"), where, name),

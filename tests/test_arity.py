@@ -371,3 +371,59 @@ def test_legacy_table_is_what_the_cuda_headers_give() -> None:
         text=True,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# ------------------------------------- HIP: the solve's buffer from its analysis
+
+SOLVES = """#include <cusparse.h>
+void solve(cusparseHandle_t h, cusparseSpMatDescr_t A, cusparseDnMatDescr_t B, cusparseDnMatDescr_t C,
+           cusparseSpSMDescr_t descr, const float* alpha, void* buffer) {
+    cusparseSpSM_analysis(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha,
+                          A, B, C, CUDA_R_32F, CUSPARSE_SPSM_ALG_DEFAULT, descr, buffer);
+    cusparseSpSM_solve(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha,
+                       A, B, C, CUDA_R_32F, CUSPARSE_SPSM_ALG_DEFAULT, descr);
+}
+void sv(cusparseHandle_t h, cusparseSpMatDescr_t A, cusparseDnVecDescr_t x, cusparseDnVecDescr_t y,
+        cusparseSpSVDescr_t descr, const float* alpha, void* work) {
+    cusparseSpSV_analysis(h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, A, x, y, CUDA_R_32F,
+                          CUSPARSE_SPSV_ALG_DEFAULT, descr, work);
+    cusparseSpSV_solve(h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, A, x, y, CUDA_R_32F,
+                       CUSPARSE_SPSV_ALG_DEFAULT, descr);
+}
+"""
+
+
+@pytest.mark.parametrize("release", ["5.7", "7.2"])
+def test_solve_gets_the_buffer_of_its_analysis(release: str) -> None:
+    """hipsparseSpSM_solve (and, before HIP 6.0, hipsparseSpSV_solve) takes the
+    buffer CUDA 12's solve uses implicitly: the one its analysis call with the
+    same descriptor got.  Written in, and compiled with that release's hipcc."""
+    out, notes = cli(SOLVES, "--hip-version", release)
+    assert "CUSPARSE_SPSM_ALG_DEFAULT" not in out
+    assert "HIPSPARSE_SPSM_ALG_DEFAULT, descr, buffer);" in out
+    assert out.count("descr, buffer);") == 2  # the analysis and the solve
+    spsv = (
+        "HIPSPARSE_SPSV_ALG_DEFAULT, descr, work);"
+        if release == "5.7"
+        else "HIPSPARSE_SPSV_ALG_DEFAULT, descr);"
+    )
+    assert out.count(spsv) == (2 if release == "5.7" else 1)
+    assert "_solve -> " not in notes
+    done = compile_hip(release, out)
+    assert done.returncode == 0, out + done.stderr[-3000:]
+
+
+def test_solve_without_a_matching_analysis_is_reported() -> None:
+    src = SOLVES.replace(
+        "descr, buffer);\n    cusparseSpSM_solve", "other, buffer);\n    cusparseSpSM_solve"
+    )
+    out, notes = cli(src, "--hip-version", "7.2")
+    assert "HIPSPARSE_SPSM_ALG_DEFAULT, descr);" in out
+    assert "cusparseSpSM_solve -> hipsparseSpSM_solve" in notes and "eleventh argument" in notes
+    # nor when the buffer changes in between
+    src = SOLVES.replace(
+        "descr, buffer);\n    cusparseSpSM_solve",
+        "descr, buffer);\n    buffer = 0;\n    cusparseSpSM_solve",
+    )
+    out, notes = cli(src, "--hip-version", "7.2")
+    assert "HIPSPARSE_SPSM_ALG_DEFAULT, descr);" in out and "eleventh argument" in notes

@@ -240,6 +240,55 @@ def _plain(ctx: Context, arg: Arg) -> bool:
     )
 
 
+def argument_from_call(ctx: Context, row: Row, call: Call) -> bool:
+    """Write the arguments ``arg_from`` takes from a matching earlier call in
+    the same function (the analysis call's buffer, for the solve); False
+    (nothing done) unless exactly one such call is found, its argument is a
+    plain name, and nothing between the two calls assigns it or takes its
+    address."""
+    if call.scope is None or call.in_macro or not row.arg_from:
+        return False
+    found: list[tuple[int, str]] = []
+    for index, spec in row.arg_from:
+        callee, key_text, take_text = spec.split()
+        key, take = int(key_text), int(take_text)
+        if index != len(call.args) or key >= len(call.args):
+            return False
+        mine = _words(ctx, call.args[key])
+        start, end = call.scope
+        matches = []
+        for name in re.finditer(rf"\b{re.escape(callee)}\b", ctx.text[:end]):
+            if name.start() < start or name.start() >= call.args[0].start:
+                continue
+            other = call_in_text(ctx.text, name.end(), call.args[0].start)
+            if (
+                other is not None
+                and len(other.args) > max(key, take)
+                and _words(ctx, other.args[key]) == mine
+            ):
+                matches.append(other)
+        if len(matches) != 1:
+            return False
+        value = _words(ctx, matches[0].args[take])
+        between = ctx.text[matches[0].close : call.args[0].start]
+        word = re.escape(value)
+        if not _NAME.match(value) or re.search(
+            rf"\b{word}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|&\s*{word}\b|(?:\+\+|--)\s*{word}\b"
+            rf"|\b{word}\s*(?:\+\+|--)",
+            between,
+        ):
+            return False
+        found.append((index, value))
+    group = ctx.new_group()
+    for _, value in found:
+        ctx.edit(call.close, call.close, f", {value}", "argument-from-call", group=group)
+    return True
+
+
+def _words(ctx: Context, arg: Arg) -> str:
+    return " ".join(ctx.text[arg.start : arg.end].split())
+
+
 def _copied(ctx: Context, arg: Arg) -> str | None:
     """The text of a plain argument to write a second time, its CUDA
     enumerators translated (the copy is new text no other edit renames);

@@ -28,6 +28,7 @@ from ..table import Row
 from ..versions import format_version
 from .call_args import (
     Call,
+    argument_from_call,
     call_in_text,
     call_of_node,
     fix_arguments,
@@ -754,6 +755,14 @@ def _rename(
             f"{format_version(cached_version(row.hip_changed))} to match CUDA's; with HIP "
             f"{format_version(ctx.target_hip)} check the arguments against its declaration"
         )
+    if (
+        caution
+        and row.arg_from
+        and not using_roc
+        and call is not None
+        and argument_from_call(ctx, row, call)
+    ):
+        caution = ""  # written in: the matching analysis call's buffer
     if caution and not using_roc and name not in ctx.cautioned:
         ctx.cautioned.add(name)
         ctx.report(
@@ -888,7 +897,7 @@ def _call(
     ctx: Context, row: Row, start: int, end: int, node: tree_sitter.Node | None, in_string: bool
 ) -> Call | None:
     """The call this name makes, when the row has argument-level fixes."""
-    if in_string or not (row.by_arity or row.fixes_arguments or row.roc_args):
+    if in_string or not (row.by_arity or row.fixes_arguments or row.roc_args or row.arg_from):
         return None
     if node is not None:
         return call_of_node(node)

@@ -52,10 +52,12 @@ void f(unsigned long long flags) {
 
 
 def test_driver_entry_point_gets_hips_version_and_a_null_status() -> None:
-    out, notes = cli(ENTRY_POINT, "--hip-version", "7.2")
+    """HIP 6.2 to 7.1: hipGetProcAddress, with the HIP version written in."""
+    out, notes = cli(ENTRY_POINT, "--hip-version", "6.4")
     version = "HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR"
     assert f'hipGetProcAddress("cuMemAlloc", &fn, {version}, flags, &status);' in out
     assert f'hipGetProcAddress("cuMemAlloc", &fn, {version}, flags, nullptr);' in out
+    assert "hipDriverProcAddressQueryResult status;" in out
     assert "cudaGetDriverEntryPoint -> hipGetProcAddress" not in notes
     # cuGetProcAddress passes a CUDA version: reported with the HIP one to pass
     assert 'hipGetProcAddress("cuMemAlloc", &fn, 12000, 0, &found);' in out
@@ -65,9 +67,18 @@ def test_driver_entry_point_gets_hips_version_and_a_null_status() -> None:
     assert f"hint: pass {version} as the third argument" in notes
 
 
+def test_driver_entry_point_has_cudas_shape_from_hip_7_2() -> None:
+    """HIP 7.2 has hipGetDriverEntryPoint: CUDA's arguments, no version."""
+    out, _ = cli(ENTRY_POINT, "--hip-version", "7.2")
+    assert 'hipGetDriverEntryPoint("cuMemAlloc", &fn, flags, &status);' in out
+    assert 'hipGetDriverEntryPoint("cuMemAlloc", &fn, flags, nullptr);' in out
+    assert "hipDriverEntryPointQueryResult status;" in out and "HIP_VERSION_MAJOR" not in out
+
+
 @pytest.mark.parametrize("release", ["6.4", "7.2"])
 def test_driver_entry_point_compiles_from_hip_6_2(release: str) -> None:
-    """hipGetProcAddress is HIP 6.2's: the releases that have it compile the call."""
+    """hipGetProcAddress is HIP 6.2's, hipGetDriverEntryPoint 7.2's: each
+    release that has one compiles the translation for it."""
     out, _ = cli(ENTRY_POINT, "--hip-version", release)
     done = compile_hip(release, out)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -351,14 +351,15 @@ def rewrite_roc_arguments(ctx: Context, row: Row, call: Call) -> bool:
     return True
 
 
-def fix_arguments(ctx: Context, row: Row, call: Call) -> None:
+def fix_arguments(ctx: Context, row: Row, call: Call, inserts: bool = True) -> None:
     """Wrap arguments in the casts HIP's signatures need (``(void**)(&p)``),
     pass symbols through HIP's macros (``HIP_SYMBOL(sym)``), write the
     arguments HIP takes and CUDA does not, and spell out the trailing arguments
     CUDA defaults and HIP does not."""
     group = ctx.new_group()
     args = call.args
-    insert_arguments(ctx, row.arg_inserts, call, group)
+    if inserts:  # ``arg_inserts`` are the ``hip`` name's (not a ``newer_hip``'s)
+        insert_arguments(ctx, row.arg_inserts, call, group)
     # the clang engine's answers, where it saw the call (else the text decides)
     facts = facts_in(ctx.cache)
     for index, macro in row.arg_wraps:

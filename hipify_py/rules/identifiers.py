@@ -775,7 +775,7 @@ def _rename(
             end=end,
         )
     if call is not None and row.fixes_arguments and not using_roc:
-        fix_arguments(ctx, row, call)
+        fix_arguments(ctx, row, call, inserts=not newer)
     rewritten = using_roc and call is not None and rewrite_roc_arguments(ctx, row, call)
     if using_roc and row.roc_caution and not rewritten and name not in ctx.cautioned:
         ctx.cautioned.add(name)

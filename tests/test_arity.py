@@ -438,3 +438,23 @@ def test_solve_without_a_matching_analysis_is_reported() -> None:
     )
     out, notes = cli(src, "--hip-version", "7.2")
     assert "HIPSPARSE_SPSM_ALG_DEFAULT, descr);" in out and "eleventh argument" in notes
+
+
+def test_roc_drops_runs_of_arguments_at_the_end(tmp_path: object) -> None:
+    """Two dropped arguments in a row at the end: one deletion, no conflict."""
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    mappings = Path(__file__).resolve().parent.parent / "mappings"
+    for source in mappings.glob("*.yaml"):
+        (folder / source.name).write_text(source.read_text())
+    (folder / "zz-test.curated.yaml").write_text(
+        "schema: 1\nlibrary: sparse\ntitle: t\nsource: s\nsections:\n  S:\n"
+        "    cusparseTestOnly: {hip: hipsparseTestOnly, roc: rocsparse_test_only, kind: function,"
+        ' roc_args: {5: "{0}, nullptr, {1}, {2}"}}\n'
+    )
+    src = "#include <cusparse.h>\nvoid f(cusparseHandle_t h) { cusparseTestOnly(h, a, b,\n  c, d); }\n"
+    done = run_cli("--roc", "-", input=src.encode(), env={"HIPIFY_PY_MAPPINGS": str(folder)})
+    out, notes = done.stdout.decode(), done.stderr.decode()
+    assert "rocsparse_test_only(h, nullptr, a, b); }" in out, out + notes
+    assert "HPY004" not in notes

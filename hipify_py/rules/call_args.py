@@ -340,15 +340,26 @@ def rewrite_roc_arguments(ctx: Context, row: Row, call: Call) -> bool:
     if pending:
         last = args[kept[-1]].end
         ctx.edit(last, last, ", " + ", ".join(pending), "roc-arguments", group=group)
-    for i in dropped:
-        # the argument and the comma after it (before it, for the last one)
+    for first, last in _runs(dropped):
+        # the arguments and the comma after them (before them, at the end)
         start, end = (
-            (args[i].start, args[i + 1].start)
-            if i + 1 < len(args)
-            else (args[i - 1].end, args[i].end)
+            (args[first].start, args[last + 1].start)
+            if last + 1 < len(args)
+            else (args[first - 1].end, args[last].end)
         )
         ctx.edit(start, end, "", "roc-arguments", group=group)
     return True
+
+
+def _runs(indices: list[int]) -> list[tuple[int, int]]:
+    """[1, 2, 5] -> [(1, 2), (5, 5)]: runs of consecutive numbers."""
+    runs: list[tuple[int, int]] = []
+    for i in indices:
+        if runs and runs[-1][1] == i - 1:
+            runs[-1] = (runs[-1][0], i)
+        else:
+            runs.append((i, i))
+    return runs
 
 
 def fix_arguments(ctx: Context, row: Row, call: Call, inserts: bool = True) -> None:

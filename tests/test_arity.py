@@ -280,7 +280,8 @@ def test_legacy_cublas_calls_are_reported_not_renamed() -> None:
     assert "cublasCreate(&handle);" in hints
     assert "float alpha = 2.0f; cublasSscal(handle, n, &alpha, x, 1);" in hints
     assert "cublasSaxpy(handle, n, &a, x, 1, y, 1);" in hints
-    assert any(h.startswith("float result; cublasSnrm2(handle, n, x, 1, &result);") for h in hints)
+    # the value the legacy call returned goes to the same variable
+    assert "float r; cublasSnrm2(handle, n, x, 1, &r);" in hints
     assert (
         "float alpha = 1.0f; float beta = 0.0f; cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T,"
         " n, n, n, &alpha, A, n, A, n, &beta, A, n);" in hints
@@ -458,3 +459,14 @@ def test_roc_drops_runs_of_arguments_at_the_end(tmp_path: object) -> None:
     out, notes = done.stdout.decode(), done.stderr.decode()
     assert "rocsparse_test_only(h, nullptr, a, b); }" in out, out + notes
     assert "HPY004" not in notes
+
+
+def test_legacy_result_without_a_variable() -> None:
+    src = "#include <cublas.h>\nfloat f(int n, float* x) { return 1 + cublasSasum(n, x, 1); }\n"
+    _, notes = cli(src, "--hip-version", "7.2")
+    assert (
+        "float result; cublasSasum(handle, n, x, 1, &result); (result: the value the legacy call"
+        " returned)" in notes
+    )
+    _, notes = cli(src.replace("return 1 + ", "int i; i = ").replace("cublasSasum", "cublasIsamax"))
+    assert "cublasIsamax(handle, n, x, 1, &i);" in notes

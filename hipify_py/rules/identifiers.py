@@ -34,7 +34,7 @@ from .call_args import (
     fix_arguments,
     rewrite_roc_arguments,
 )
-from .legacy_blas import legacy_call, v2_form
+from .legacy_blas import legacy_call, result_variable, v2_form
 
 IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
 
@@ -617,6 +617,7 @@ def _rename(
         found = legacy_call(ctx, legacy, start, end, node)
         if found is not False:
             call_found = found if isinstance(found, Call) else None
+            result = result_variable(node) if call_found is not None else None
             _unconverted(
                 ctx,
                 row,
@@ -627,8 +628,12 @@ def _rename(
                 f"{name} is the legacy cuBLAS API (cublas.h, no handle), which hipBLAS does not "
                 "have; left unchanged",
                 hint="port it to the v2 API (cublas_v2.h, a cublasHandle_t from cublasCreate) "
-                f"and translate again: {v2_form(ctx, legacy, call_found)}"
-                + (" (result: the value the legacy call returned)" if legacy.returns else ""),
+                f"and translate again: {v2_form(ctx, legacy, call_found, result)}"
+                + (
+                    " (result: the value the legacy call returned)"
+                    if legacy.returns and result is None
+                    else ""
+                ),
             )
             return
     target = ctx.hip_name_for(row)

@@ -63,7 +63,35 @@ _CHAR = re.compile(r"'(\w)'\Z")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
-def v2_form(ctx: Context, legacy: LegacyCall, call: Call | None) -> str:
+def result_variable(node: tree_sitter.Node | None) -> tuple[str, bool] | None:
+    """The variable a call's value goes to (``float r = f(...)``: ("r", True),
+    declared there; ``r = f(...)``: ("r", False)), else None."""
+    call = node.parent if node is not None else None
+    parent = call.parent if call is not None and call.type == "call_expression" else None
+    if parent is None:
+        return None
+    if parent.type == "init_declarator" and parent.child_by_field_name("value") == call:
+        target = parent.child_by_field_name("declarator")
+        declared = True
+    elif parent.type == "assignment_expression" and parent.child_by_field_name("right") == call:
+        operator = parent.child_by_field_name("operator")
+        if operator is None or operator.type != "=":
+            return None
+        target = parent.child_by_field_name("left")
+        declared = False
+    else:
+        return None
+    if target is None or target.type != "identifier" or target.text is None:
+        return None
+    return target.text.decode(), declared
+
+
+def v2_form(
+    ctx: Context,
+    legacy: LegacyCall,
+    call: Call | None,
+    result: tuple[str, bool] | None = None,
+) -> str:
     """The v2 call to write, with this call's arguments where they fit:
     ``float alpha = 2.0f; cublasSscal(handle, n, &alpha, d_x, 1);``; a legacy
     letter becomes the v2 enumerator (``'N'`` -> ``CUBLAS_OP_N``)."""
@@ -92,6 +120,10 @@ def v2_form(ctx: Context, legacy: LegacyCall, call: Call | None) -> str:
                 + ">"
             )
         if token == "&result" and "result" not in names and legacy.returns:
+            if result is not None:  # the variable the legacy call's value went to
+                if result[1]:
+                    declarations.append(f"{legacy.returns} {result[0]};")
+                return f"&{result[0]}"
             declarations.append(f"{legacy.returns} result;")
             return token
         if token.startswith("&") and _NAME.match(token[1:]):

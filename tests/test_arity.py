@@ -470,3 +470,51 @@ def test_legacy_result_without_a_variable() -> None:
     )
     _, notes = cli(src.replace("return 1 + ", "int i; i = ").replace("cublasSasum", "cublasIsamax"))
     assert "cublasIsamax(handle, n, x, 1, &i);" in notes
+
+
+# ------------------------------------------- the tables against the ROC headers
+
+
+def test_roc_argument_lists_match_the_rocm_7_2_declarations() -> None:
+    """Every ``roc_args`` list has as many arguments as the ROC function that
+    ROCm 7.2.4's headers declare (libclang; skipped without the root and the
+    wheel, failed in CI)."""
+    import importlib.util
+    import os
+    import sys
+    from pathlib import Path
+
+    from hip_smoke.toolchain import complete_root
+    from hipify_py.table import split_template
+    from hipify_py.table_cache import load_table
+
+    root = complete_root("amd-7.2")
+    if root is None or importlib.util.find_spec("clang") is None:
+        message = "no ROCm 7.2 root (hip_smoke/toolchain/provision.sh amd-7.2) or no libclang"
+        if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    import signature_check
+
+    headers = [
+        "hip/hip_runtime.h",
+        "rocblas/rocblas.h",
+        "rocsparse/rocsparse.h",
+        "rocsolver/rocsolver.h",
+    ]
+    found = signature_check.cuda_signatures(
+        headers,
+        signature_check.root_includes(root),
+        signature_check._resource_dir(root),
+        defines=("__HIP_PLATFORM_AMD__",),
+    )
+    rows = [row for row in load_table().names.values() if row.roc_args]
+    assert len(rows) > 50
+    wrong = {
+        row.cuda: (row.roc, len(split_template(template)), len(found.get(row.roc or "", [])))
+        for row in rows
+        for _, template in row.roc_args
+        if len(split_template(template)) != len(found.get(row.roc or "", []))
+    }
+    assert wrong == {}

@@ -116,6 +116,9 @@ void c(cusparseHandle_t h, cusparseMatDescr_t d, int m, int nnz, const float* a,
 void e(cusparseHandle_t h, cusparseSpMatDescr_t A, cusparseDnMatDescr_t B, size_t* size) {
     cusparseSparseToDense_bufferSize(h, A, B, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, size);
 }
+void g(cusparseHandle_t h, cusparseDnMatDescr_t A, cusparseSpMatDescr_t B, void* buf) {
+    cusparseDenseToSparse_analysis(h, A, B, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, buf);
+}
 """
 ROC_SOLVER = """#include <cusolverDn.h>
 void f(cusolverDnHandle_t h, int n, float* A, float* work, int lwork, int* info) {
@@ -186,6 +189,10 @@ def test_roc_csrsm_loses_algo_and_buffer_size_gets_a_null_buffer() -> None:
     )
     assert (
         "rocsparse_sparse_to_dense(h, A, B, rocsparse_sparse_to_dense_alg_default, size, nullptr);"
+        in out
+    )
+    assert (
+        "rocsparse_dense_to_sparse(h, A, B, rocsparse_dense_to_sparse_alg_default, nullptr, buf);"
         in out
     )
     assert "HPY109" not in codes(notes)

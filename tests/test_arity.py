@@ -525,3 +525,18 @@ def test_roc_argument_lists_match_the_rocm_7_2_declarations() -> None:
         if len(split_template(template)) != len(found.get(row.roc or "", []))
     }
     assert wrong == {}
+
+
+def test_roc_copy_with_a_cast() -> None:
+    """rocsparse_spvv takes the result non-const: the argument is written
+    again inside a cast (``{=4}``) and the original dropped."""
+    src = (
+        "#include <cusparse.h>\n"
+        "void f(cusparseHandle_t h, cusparseSpVecDescr_t x, cusparseDnVecDescr_t y, const void* r,"
+        " size_t* n) {\n"
+        "    cusparseSpVV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, x, y, r, CUDA_R_32F, n);\n}\n"
+    )
+    out, notes = cli(src, "--roc", "--hip-version", "7.2")
+    assert "rocsparse_spvv(h, rocsparse_operation_none, x, y, (void*)(r), " in out
+    assert out.rstrip().endswith(", n, nullptr);\n}") or ", n, nullptr);" in out
+    assert "HPY109" not in codes(notes)

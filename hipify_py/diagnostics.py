@@ -162,7 +162,7 @@ STRING_MENTION = _code(
     "a string literal names a CUDA API; strings are not rewritten without --rewrite-strings",
     why="A name in a string is usually a log message; when it is a symbol looked up at run time "
     "(dlsym, nvrtc) it must be renamed too.",
-    example="printf(\"cudaMalloc failed\\n\");",
+    example='printf("cudaMalloc failed\\n");',
     fix="Rename it by hand where the string is looked up at run time, or translate with "
     "--rewrite-strings.",
 )
@@ -182,11 +182,14 @@ SIGNATURE_CAUTION = _code(
     "HPY109",
     "hip-signature-differs",
     W,
-    "translated, but the HIP function's signature differs from CUDA's in a way a rename cannot "
-    "fix (the hint says how)",
+    "translated, but the HIP function's signature (with --roc: the ROC library's) differs from "
+    "CUDA's in a way a rename cannot fix (the message says how)",
     why="The call compiles against CUDA's declaration and not against HIP's, or compiles and "
     "means something else: an argument's type or size differs (size_t* where CUDA takes int*), "
-    "or the HIP handle type is a void* where CUDA's is an integer.",
+    "the HIP handle type is a void* where CUDA's is an integer, or the function takes other "
+    "arguments (rocsparse_spmv runs in stages) and no mechanical rewrite keeps the meaning.  "
+    "Differences that one does are rewritten instead (hipGetProcAddress's HIP version, "
+    "rocsparse_scsrmv's optional info).",
     example="cusparseScsr2gebsr_bufferSize(h, ..., &size)  // int in CUDA, size_t in hipSPARSE",
     fix="Change the argument as the hint says; the rest of the call is translated.",
 )
@@ -218,6 +221,22 @@ ASSUMED_CUDA_VERSION = _code(
     example="#if CUDART_VERSION < 11020\n#define CUBLAS_COMPUTE_32F CUDA_R_32F\n#endif",
     fix="Check that the branch selected is the one HIP supports; for a test of HIP itself use "
     "HIP_VERSION (<hip/hip_version.h>).",
+)
+LEGACY_CUBLAS = _code(
+    "HPY112",
+    "legacy-cublas-api",
+    E,
+    "a call of the legacy cuBLAS API (cublas.h: no handle, scalars by value); hipBLAS has only "
+    "the handle API, so it is left unchanged (the hint gives the v2 call to write)",
+    why="cublas.h declares cublasSscal(n, alpha, x, incx) and friends without a handle; "
+    "cublas_v2.h redefines the same names as the handle API, which is what hipBLAS and "
+    "rocBLAS have.  Renamed, the call would be a handle-less hipblasSscal(n, ...) that does not "
+    "compile, so it is not renamed.",
+    example="#include <cublas.h>\ncublasSscal(n, 2.0f, d_x, 1);",
+    fix="Port the file to cublas_v2.h (a cublasHandle_t from cublasCreate, scalars by "
+    "pointer, results through the last argument) as the hint shows, and translate again; "
+    "cublasInit/cublasShutdown become cublasCreate/cublasDestroy, cublasAlloc/cublasFree "
+    "cudaMalloc/cudaFree.",
 )
 UNSUPPORTED_HEADER = _code(
     "HPY201",
@@ -633,8 +652,8 @@ INLINE_PTX = _code(
     E,
     "inline PTX assembly (asm / asm volatile) in device code or a #define body",
     why="PTX is NVIDIA's virtual instruction set; hipcc cannot assemble it for AMD GPUs.",
-    example="asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n#define LANE_ID(r) asm "
-    "volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r))",
+    example='asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));\n#define LANE_ID(r) asm '
+    'volatile("mov.u32 %0, %%laneid;" : "=r"(r))',
     fix="Rewrite it with HIP intrinsics (__lane_id(), __builtin_amdgcn_*) or AMD GCN assembly.",
 )
 LAUNCH_NOT_REWRITTEN = _code(

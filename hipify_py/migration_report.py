@@ -144,6 +144,7 @@ EFFORT_MODEL: tuple[Cost, ...] = (
     _c("HPY003", "file with syntax the parser could not read", 5, 15),
     _c("HPY004", "overlapping edits (one dropped)", 10, 30),
     _c("HPY105", "use of a CUDA API removed from newer CUDA", 5, 15),
+    _c("HPY112", "legacy cuBLAS call (write the v2 call the hint gives)", 2, 10),
     _c("HPY301", "launch kept as <<<...>>>", 0, 5),
     _c("HPY401", "warp function with a partial mask", 15, 60),
     _c("HPY402", "masked warp function before HIP 6.2", 15, 60),

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,7 @@ TEXT_FIELDS = (
     "older_hip",
     "newer_hip",
     "value",
+    "roc_caution",
 )
 ROW_FIELDS = frozenset(
     (
@@ -77,6 +79,9 @@ ROW_FIELDS = frozenset(
         "arg_wraps",
         "by_arity",
         "arg_defaults",
+        "arg_inserts",
+        "arg_from",
+        "roc_args",
         "older_in_call",
     )
 )
@@ -85,8 +90,21 @@ HEADER_FIELDS = frozenset(
 )
 PROVIDER_FIELDS = frozenset({"header", "prefixes", "note"})
 RELEASE_FIELDS = frozenset({"version", "rocm", "note"})
+LEGACY_FIELDS = frozenset({"params", "returns", "v2", "note"})
 FILE_FIELDS = frozenset(
-    {"schema", "library", "title", "source", "sections", "headers", "providers", "releases", "note"}
+    {
+        "schema",
+        "library",
+        "title",
+        "source",
+        "sections",
+        "headers",
+        "providers",
+        "releases",
+        "legacy",
+        "legacy_letters",
+        "note",
+    }
 )
 
 
@@ -163,10 +181,36 @@ class Row(NamedTuple):
     # value becomes this literal (CUDART_VERSION: 11070, the CUDA release HIP's
     # API follows); a defined() / #ifdef test of it is left and reported
     value: str = ""
+    # (argument index, HIP text): HIP's function takes an argument CUDA's does
+    # not; it is written before CUDA's argument at that index
+    # (cudaGetDriverEntryPoint(s, &p, f, &st) -> hipGetProcAddress(s, &p,
+    # HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR, f, &st))
+    arg_inserts: tuple[tuple[int, str], ...] = ()
+    # (argument index, "callee key take"): HIP's function takes, at that index,
+    # the argument ``take`` of the call to ``callee`` in the same function whose
+    # argument ``key`` is written as this call's (hipsparseSpSM_solve's buffer
+    # is the one given to cusparseSpSM_analysis with the same descriptor); the
+    # fix of the row's ``caution``, which is reported when no such call is found
+    arg_from: tuple[tuple[int, str], ...] = ()
+    # with --roc, where the ROC name is emitted: the ROC function's signature
+    # differs in a way the text explains (HPY109), unless ``roc_args`` rewrote
+    # the call; (number of CUDA arguments, ROC argument list): ``{i}`` is the
+    # call's argument i, in order, an argument left out is dropped, ``{=i}`` is
+    # a copy of argument i, other text is written in ("{0}, {1}, nullptr, {2}");
+    # the HIP argument fields do not apply to the ROC function
+    roc_caution: str = ""
+    roc_args: tuple[tuple[int, str], ...] = ()
 
     @property
     def fixes_arguments(self) -> bool:
-        return bool(self.arg_casts or self.arg_wraps or self.arg_defaults)
+        return bool(self.arg_casts or self.arg_wraps or self.arg_defaults or self.arg_inserts)
+
+    def roc_template(self, count: int) -> list[str] | None:
+        """The ROC argument list for a call with ``count`` arguments, split."""
+        for arity, template in self.roc_args:
+            if arity == count:
+                return split_template(template)
+        return None
 
     def hip_added_version(self) -> Version | None:
         return parse_version(self.hip_added) if self.hip_added else None
@@ -206,6 +250,18 @@ class Release(NamedTuple):
     origin: str = ""
 
 
+class LegacyCall(NamedTuple):
+    """A function of a legacy API that HIP lacks under the same name (cuBLAS's
+    handle-less ``cublas.h``): a call with ``len(params)`` arguments is that API
+    and is reported with the ``v2`` form to write instead."""
+
+    name: str
+    params: tuple[tuple[str, str], ...]  # (C++ type, parameter name)
+    returns: str  # the type of the value the legacy function returns ("" for void)
+    v2: str  # the call to write instead, in terms of the parameter names
+    origin: str = ""
+
+
 @dataclass
 class LibraryInfo:
     name: str
@@ -224,6 +280,9 @@ class MappingTable:
     _qualified: list[tuple[str, str, Row]] | None = field(default=None, repr=False, compare=False)
     providers: dict[str, Provider] = field(default_factory=dict)
     releases: dict[str, Release] = field(default_factory=dict)
+    legacy: dict[str, LegacyCall] = field(default_factory=dict)
+    # the v2 enum type -> legacy letter -> enumerator ('N' -> CUBLAS_OP_N)
+    legacy_letters: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def lookup(self, name: str) -> Row | None:
         return self.names.get(name)
@@ -347,6 +406,51 @@ def _int_keyed(value: Any, where: str, name: str, field: str) -> tuple[tuple[int
     return tuple(sorted(items.items()))
 
 
+_PLACEHOLDER = re.compile(r"\{(\d+)\}")
+
+
+def split_template(template: str) -> list[str]:
+    """``"{0}, f(a, b), {1}"`` -> ``["{0}", "f(a, b)", "{1}"]`` (top-level commas)."""
+    parts: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(template):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(template[start:i].strip())
+            start = i + 1
+    parts.append(template[start:].strip())
+    return [p for p in parts if p]
+
+
+def _arg_from(value: Any, where: str, name: str) -> tuple[tuple[int, str], ...]:
+    pairs = _int_keyed(value, where, name, "arg_from")
+    for _, spec in pairs:
+        if not re.fullmatch(r"[A-Za-z_]\w* \d+ \d+", spec):
+            raise TableError(f"{where}: row {name!r}: arg_from must be 'callee key take'")
+    if pairs and not (isinstance(value, dict) and value):
+        raise TableError(f"{where}: row {name!r}: arg_from must map numbers to text")
+    return pairs
+
+
+def _roc_args(value: Any, where: str, name: str) -> tuple[tuple[int, str], ...]:
+    pairs = _int_keyed(value, where, name, "roc_args")
+    for arity, template in pairs:
+        kept = [
+            int(m.group(1))
+            for part in split_template(template)
+            if (m := _PLACEHOLDER.fullmatch(part))
+        ]
+        if kept != sorted(set(kept)) or any(i >= arity for i in kept):
+            raise TableError(
+                f"{where}: row {name!r}: roc_args {arity}: the call's arguments ({{i}}, i < "
+                f"{arity}) must keep their order, each once"
+            )
+    return pairs
+
+
 def _parse_row(
     name: Any, data: Any, library: str, section: str, path: Path, parent_line: int
 ) -> tuple[Row, bool]:
@@ -385,6 +489,10 @@ def _parse_row(
         raise TableError(f"{where}: row {name!r}: casts_until needs arg_casts")
     if values["value"] and (status != "unsupported" or kind != "macro"):
         raise TableError(f"{where}: row {name!r}: value is for unsupported macros only")
+    if (values["roc_caution"] or data.get("roc_args")) and not values["roc"]:
+        raise TableError(f"{where}: row {name!r}: roc_caution and roc_args need a roc name")
+    if data.get("arg_from") and not values["caution"]:
+        raise TableError(f"{where}: row {name!r}: arg_from needs the caution it fixes")
     if values["caution_until"] and not values["caution"]:
         raise TableError(f"{where}: row {name!r}: caution_until needs a caution")
     override = data.get("override", False)
@@ -410,6 +518,10 @@ def _parse_row(
         arg_wraps=_int_keyed(data.get("arg_wraps"), where, name, "arg_wraps"),
         by_arity=_int_keyed(data.get("by_arity"), where, name, "by_arity"),
         arg_defaults=_int_keyed(data.get("arg_defaults"), where, name, "arg_defaults"),
+        arg_inserts=_int_keyed(data.get("arg_inserts"), where, name, "arg_inserts"),
+        arg_from=_arg_from(data.get("arg_from"), where, name),
+        roc_caution=values["roc_caution"],
+        roc_args=_roc_args(data.get("roc_args"), where, name),
         older_in_call=_in_call(data.get("older_in_call"), where, name),
         value=values["value"],
         origin=where,
@@ -532,6 +644,62 @@ def _parse_releases(doc: dict[str, Any], path: Path, out: dict[str, Release]) ->
         out[str(library)] = Release(str(library), tuple(macros), tuple(pairs), where)
 
 
+_PARAM = re.compile(r"\s*(.*?[\w*&\s])\s*\b([A-Za-z_]\w*)\s*\Z")
+
+
+def _parse_legacy(doc: dict[str, Any], path: Path, out: dict[str, LegacyCall]) -> None:
+    legacy = doc.get("legacy")
+    if not isinstance(legacy, dict):
+        raise TableError(f"{path}:{_line(doc)}: 'legacy' must be a mapping")
+    for name, data in legacy.items():
+        if name == "__line__":
+            continue
+        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(legacy)}"
+        if not isinstance(data, dict):
+            raise TableError(f"{where}: legacy function {name!r} must be a mapping")
+        unknown = set(data) - LEGACY_FIELDS - {"__line__"}
+        if unknown:
+            raise TableError(
+                f"{where}: legacy function {name!r} has unknown field(s): "
+                f"{', '.join(sorted(unknown))}"
+            )
+        text = _text(data.get("params"), where, "params")
+        params: list[tuple[str, str]] = []
+        for part in text.split(",") if text.strip() else []:
+            found = _PARAM.match(part)
+            if found is None:
+                raise TableError(f"{where}: legacy function {name!r}: bad parameter {part!r}")
+            params.append((" ".join(found.group(1).split()), found.group(2)))
+        v2 = _text(data.get("v2"), where, "v2")
+        if not v2:
+            raise TableError(f"{where}: legacy function {name!r} needs a 'v2' form")
+        if name in out:
+            raise TableError(
+                f"{where}: duplicate legacy function {name!r} (first at {out[name].origin})"
+            )
+        out[str(name)] = LegacyCall(
+            str(name), tuple(params), _text(data.get("returns"), where, "returns"), v2, where
+        )
+
+
+def _parse_letters(doc: dict[str, Any], path: Path, out: dict[str, dict[str, str]]) -> None:
+    letters = doc.get("legacy_letters")
+    if not isinstance(letters, dict):
+        raise TableError(f"{path}:{_line(doc)}: 'legacy_letters' must be a mapping")
+    for kind, data in letters.items():
+        if kind == "__line__":
+            continue
+        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(letters)}"
+        items = {k: v for k, v in data.items() if k != "__line__"} if isinstance(data, dict) else {}
+        if not items or not all(
+            isinstance(k, str) and len(k) == 1 and isinstance(v, str) for k, v in items.items()
+        ):
+            raise TableError(f"{where}: legacy_letters {kind!r} must map letters to enumerators")
+        if kind in out:
+            raise TableError(f"{where}: duplicate legacy_letters {kind!r}")
+        out[str(kind)] = dict(items)
+
+
 def _merge(out: dict[str, Any], key: str, row: Any, override: bool, where: str, what: str) -> None:
     if key in out:
         previous, _ = out[key]
@@ -555,7 +723,9 @@ def mapping_files(directory: Path) -> list[Path]:
 
 def content_digest(files: Iterable[Path]) -> str:
     # the row layout is part of the key: a cache from another layout is stale
-    h = hashlib.sha256(f"schema{SCHEMA_VERSION}{Row._fields}{HeaderRow._fields}".encode())
+    h = hashlib.sha256(
+        f"schema{SCHEMA_VERSION}{Row._fields}{HeaderRow._fields}{LegacyCall._fields}".encode()
+    )
     for path in files:
         h.update(path.name.encode() + b"\0")
         h.update(path.read_bytes())
@@ -573,6 +743,8 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
     headers: dict[str, tuple[HeaderRow, bool]] = {}
     providers: dict[str, Provider] = {}
     releases: dict[str, Release] = {}
+    legacy: dict[str, LegacyCall] = {}
+    legacy_letters: dict[str, dict[str, str]] = {}
     libraries: dict[str, LibraryInfo] = {}
     for path in files:
         doc = _read_yaml(path, loader)
@@ -591,10 +763,15 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
             _parse_providers(doc, path, providers)
         if "releases" in doc:
             _parse_releases(doc, path, releases)
+        if "legacy" in doc:
+            _parse_legacy(doc, path, legacy)
+        if "legacy_letters" in doc:
+            _parse_letters(doc, path, legacy_letters)
         if "sections" not in doc:
-            if not {"headers", "providers", "releases"} & set(doc):
+            if not {"headers", "providers", "releases", "legacy", "legacy_letters"} & set(doc):
                 raise TableError(
-                    f"{path}:1: file has none of 'sections', 'headers', 'providers', 'releases'"
+                    f"{path}:1: file has none of 'sections', 'headers', 'providers', "
+                    "'releases', 'legacy'"
                 )
             continue
         library = doc.get("library")
@@ -640,6 +817,8 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
         digest=digest or content_digest(files),
         providers=providers,
         releases=releases,
+        legacy=legacy,
+        legacy_letters=legacy_letters,
     )
 
 

@@ -879,6 +879,10 @@ def _row_order(row: Row) -> tuple[str, str, int]:
     return (row.library, path, int(line) if line.isdigit() else 0)
 
 
+# a HIP or ROC library name in the text an argument fix writes
+_WRITTEN = re.compile(r"\b(?:hip|roc|HIP_|ROC)\w+")
+
+
 def verify(
     table: MappingTable,
     hip: HeaderScan,
@@ -919,8 +923,15 @@ def verify(
             for variant in variants:
                 if variant and variant != main:
                     checks.append(hip_check(row, "hip", variant))
+            # the names the argument fixes write (HIP_VERSION_MAJOR), for the hip name
+            written = (*row.arg_defaults, *(() if newer else row.arg_inserts))
+            for name in sorted({w for _, text in written for w in _WRITTEN.findall(text)}):
+                checks.append(hip_check(row, "hip", name))
         if row.roc:
             checks.append(hip_check(row, "roc", row.roc))
+            # the names roc_args writes (rocsparse_analysis_policy_force)
+            for name in sorted({w for _, text in row.roc_args for w in _WRITTEN.findall(text)}):
+                checks.append(hip_check(row, "roc", name))
         if cuda is not None:
             checks.append(check_name(table, row, "cuda", row.cuda, cuda, cuda.version))
     names = sorted(wanted or {r.library for r in table.names.values()})

@@ -272,3 +272,17 @@ def test_json_output(result: VerifyResult) -> None:
         "cudaNotInCuda",
     }
     assert any(n["cuda"] == "cudaNewer" for n in doc["newer"])
+
+
+def test_names_the_argument_fixes_write_are_checked(tmp_path: Path) -> None:
+    """The HIP names an ``arg_inserts`` / ``arg_defaults`` text writes are
+    checked like the row's own (a name the headers lack fails)."""
+    hip, _, mappings = make_tree(tmp_path)
+    (mappings / "runtime-writes.curated.yaml").write_text(
+        "schema: 1\nlibrary: runtime\ntitle: t\nsource: s\nsections:\n  S:\n"
+        "    cudaWrites: {hip: hipFree, kind: function,"
+        ' arg_inserts: {0: "hipNotDeclared"}, arg_defaults: {1: "hipSuccess"}}\n'
+    )
+    found = verify(load_directory(mappings), scan_headers([hip], "hip"))
+    written = {c.name: c.outcome for c in found.checks if c.cuda == "cudaWrites"}
+    assert written == {"hipFree": "ok", "hipSuccess": "ok", "hipNotDeclared": "failed"}

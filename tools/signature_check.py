@@ -143,13 +143,17 @@ class Call:
 
 
 def cuda_signatures(
-    headers: tuple[str, ...] | list[str], include: list[Path], resource: Path | None
+    headers: tuple[str, ...] | list[str],
+    include: list[Path],
+    resource: Path | None,
+    defines: tuple[str, ...] = (),
 ) -> dict[str, list[str]]:
-    """Function name -> parameter types, as CUDA's headers declare them."""
+    """Function name -> parameter types, as CUDA's headers declare them (or
+    other headers: the ROC libraries', with ``defines``)."""
     import clang.cindex as cindex
 
     source = "".join(f"#include <{h}>\n" for h in headers)
-    args = ["-x", "c++", "-std=c++17", "-nostdinc"]
+    args = ["-x", "c++", "-std=c++17", "-nostdinc", *(f"-D{d}" for d in defines)]
     if resource is not None:
         args += ["-isystem", str(resource)]
     for folder in include:
@@ -159,7 +163,11 @@ def cuda_signatures(
     )
     found: dict[str, list[str]] = {}
     for cursor in unit.cursor.walk_preorder():
-        if cursor.kind == cindex.CursorKind.FUNCTION_DECL and cursor.location.file:
+        try:  # the libclang wheel may not know every cursor kind of a newer clang's headers
+            function = cursor.kind == cindex.CursorKind.FUNCTION_DECL
+        except ValueError:
+            continue
+        if function and cursor.location.file:
             params = [_declarable(p.type.spelling) for p in cursor.get_arguments()]
             if len(params) >= len(found.get(cursor.spelling, [])):
                 found[cursor.spelling] = params

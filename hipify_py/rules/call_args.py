@@ -205,12 +205,172 @@ _NULL_POINTERS = frozenset({"nullptr", "NULL", "0"})
 _STORAGE = frozenset({"static", "extern", "register", "thread_local", "inline", "__shared__"})
 
 
-def fix_arguments(ctx: Context, row: Row, call: Call) -> None:
+def insert_arguments(
+    ctx: Context, inserts: tuple[tuple[int, str], ...], call: Call, group: int
+) -> None:
+    """Write the arguments HIP's (or the ROC library's) function takes and
+    CUDA's does not, each before CUDA's argument at its index (after the last
+    one where the index is the argument count); none when the call is shorter."""
+    args = call.args
+    for index, text in inserts:
+        if index < len(args):
+            ctx.edit(
+                args[index].start, args[index].start, f"{text}, ", "insert-argument", group=group
+            )
+        elif index == len(args):
+            ctx.edit(
+                call.close,
+                call.close,
+                f", {text}" if args else text,
+                "insert-argument",
+                group=group,
+            )
+
+
+# an argument that may be dropped or copied: a name, a number, a member, an
+# address, a null pointer (nothing that calls, assigns or names CUDA API)
+_PLAIN = re.compile(r"&?\s*[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*\Z|[0-9][\w.]*\Z")
+_COPY = re.compile(r"\{=(\d+)\}")
+
+
+def _plain(ctx: Context, arg: Arg) -> bool:
+    text = ctx.text[arg.start : arg.end]
+    return bool(_PLAIN.match(text)) and not any(
+        word in ctx.table.names for word in re.findall(r"\w+", text)
+    )
+
+
+def argument_from_call(ctx: Context, row: Row, call: Call) -> bool:
+    """Write the arguments ``arg_from`` takes from a matching earlier call in
+    the same function (the analysis call's buffer, for the solve); False
+    (nothing done) unless exactly one such call is found, its argument is a
+    plain name, and nothing between the two calls assigns it or takes its
+    address."""
+    if call.scope is None or call.in_macro or not row.arg_from:
+        return False
+    found: list[tuple[int, str]] = []
+    for index, spec in row.arg_from:
+        callee, key_text, take_text = spec.split()
+        key, take = int(key_text), int(take_text)
+        if index != len(call.args) or key >= len(call.args):
+            return False
+        mine = _words(ctx, call.args[key])
+        start, end = call.scope
+        matches = []
+        for name in re.finditer(rf"\b{re.escape(callee)}\b", ctx.text[:end]):
+            if name.start() < start or name.start() >= call.args[0].start:
+                continue
+            other = call_in_text(ctx.text, name.end(), call.args[0].start)
+            if (
+                other is not None
+                and len(other.args) > max(key, take)
+                and _words(ctx, other.args[key]) == mine
+            ):
+                matches.append(other)
+        if len(matches) != 1:
+            return False
+        value = _words(ctx, matches[0].args[take])
+        between = ctx.text[matches[0].close : call.args[0].start]
+        word = re.escape(value)
+        if not _NAME.match(value) or re.search(
+            rf"\b{word}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|&\s*{word}\b|(?:\+\+|--)\s*{word}\b"
+            rf"|\b{word}\s*(?:\+\+|--)",
+            between,
+        ):
+            return False
+        found.append((index, value))
+    group = ctx.new_group()
+    for _, value in found:
+        ctx.edit(call.close, call.close, f", {value}", "argument-from-call", group=group)
+    return True
+
+
+def _words(ctx: Context, arg: Arg) -> str:
+    return " ".join(ctx.text[arg.start : arg.end].split())
+
+
+def _copied(ctx: Context, arg: Arg) -> str | None:
+    """The text of a plain argument to write a second time, its CUDA
+    enumerators translated (the copy is new text no other edit renames);
+    None when it is not plain or names other CUDA API."""
+    text = " ".join(ctx.text[arg.start : arg.end].split())
+    if not _PLAIN.match(text):
+        return None
+    row = ctx.table.names.get(text)
+    if row is None:
+        return None if any(w in ctx.table.names for w in re.findall(r"\w+", text)) else text
+    return ctx.hip_name_for(row) if row.kind == "enum" else None
+
+
+def rewrite_roc_arguments(ctx: Context, row: Row, call: Call) -> bool:
+    """Give the call the ROC function's arguments (``roc_args``): drop the
+    arguments the template leaves out, write in the others.  False (nothing
+    done) when the template has no form for this many arguments, or when an
+    argument to drop or copy is not plain (it could have effects, or hold
+    names other edits rename)."""
+    parts = row.roc_template(len(call.args))
+    if parts is None:
+        return False
+    args = call.args
+    kept: list[int] = []
+    pending: list[str] = []
+    inserts: list[tuple[int, str]] = []  # (position, text) before the next kept argument
+    for part in parts:
+        whole = re.fullmatch(r"\{(\d+)\}", part)
+        if whole is not None:
+            index = int(whole.group(1))
+            if pending:
+                inserts.append((args[index].start, ", ".join(pending) + ", "))
+                pending = []
+            kept.append(index)
+            continue
+        copies = [_copied(ctx, args[int(m.group(1))]) for m in _COPY.finditer(part)]
+        if None in copies:
+            return False
+        pieces = _COPY.split(part)  # text, index, text, index, ..., text
+        pending.append(
+            "".join(p if i % 2 == 0 else copies[i // 2] or "" for i, p in enumerate(pieces))
+        )
+    dropped = [i for i in range(len(args)) if i not in kept]
+    if not kept or any(not _plain(ctx, args[i]) for i in dropped):
+        return False
+    group = ctx.new_group()
+    for position, text in inserts:
+        ctx.edit(position, position, text, "roc-arguments", group=group)
+    if pending:
+        last = args[kept[-1]].end
+        ctx.edit(last, last, ", " + ", ".join(pending), "roc-arguments", group=group)
+    for first, last in _runs(dropped):
+        # the arguments and the comma after them (before them, at the end)
+        start, end = (
+            (args[first].start, args[last + 1].start)
+            if last + 1 < len(args)
+            else (args[first - 1].end, args[last].end)
+        )
+        ctx.edit(start, end, "", "roc-arguments", group=group)
+    return True
+
+
+def _runs(indices: list[int]) -> list[tuple[int, int]]:
+    """[1, 2, 5] -> [(1, 2), (5, 5)]: runs of consecutive numbers."""
+    runs: list[tuple[int, int]] = []
+    for i in indices:
+        if runs and runs[-1][1] == i - 1:
+            runs[-1] = (runs[-1][0], i)
+        else:
+            runs.append((i, i))
+    return runs
+
+
+def fix_arguments(ctx: Context, row: Row, call: Call, inserts: bool = True) -> None:
     """Wrap arguments in the casts HIP's signatures need (``(void**)(&p)``),
-    pass symbols through HIP's macros (``HIP_SYMBOL(sym)``), and spell out the
-    trailing arguments CUDA defaults and HIP does not."""
+    pass symbols through HIP's macros (``HIP_SYMBOL(sym)``), write the
+    arguments HIP takes and CUDA does not, and spell out the trailing arguments
+    CUDA defaults and HIP does not."""
     group = ctx.new_group()
     args = call.args
+    if inserts:  # ``arg_inserts`` are the ``hip`` name's (not a ``newer_hip``'s)
+        insert_arguments(ctx, row.arg_inserts, call, group)
     # the clang engine's answers, where it saw the call (else the text decides)
     facts = facts_in(ctx.cache)
     for index, macro in row.arg_wraps:

@@ -26,7 +26,15 @@ from ..lexer import SpanIndex, opaque_spans, span_kind
 from ..semantic_facts import facts_in
 from ..table import Row
 from ..versions import format_version
-from .call_args import Call, call_in_text, call_of_node, fix_arguments
+from .call_args import (
+    Call,
+    argument_from_call,
+    call_in_text,
+    call_of_node,
+    fix_arguments,
+    rewrite_roc_arguments,
+)
+from .legacy_blas import legacy_call, result_variable, v2_form
 
 IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
 
@@ -664,6 +672,30 @@ def _rename(
     node: tree_sitter.Node | None = None,
 ) -> None:
     name = row.cuda
+    legacy = ctx.table.legacy.get(name) if not in_string else None
+    if legacy is not None:
+        found = legacy_call(ctx, legacy, start, end, node)
+        if found is not False:
+            call_found = found if isinstance(found, Call) else None
+            result = result_variable(node) if call_found is not None else None
+            _unconverted(
+                ctx,
+                row,
+                name,
+                end,
+                D.LEGACY_CUBLAS,
+                start,
+                f"{name} is the legacy cuBLAS API (cublas.h, no handle), which hipBLAS does not "
+                "have; left unchanged",
+                hint="port it to the v2 API (cublas_v2.h, a cublasHandle_t from cublasCreate) "
+                f"and translate again: {v2_form(ctx, legacy, call_found, result)}"
+                + (
+                    " (result: the value the legacy call returned)"
+                    if legacy.returns and result is None
+                    else ""
+                ),
+            )
+            return
     target = ctx.hip_name_for(row)
     using_roc = target is not None and target != row.hip
     older = (
@@ -794,6 +826,14 @@ def _rename(
             f"{format_version(cached_version(row.hip_changed))} to match CUDA's; with HIP "
             f"{format_version(ctx.target_hip)} check the arguments against its declaration"
         )
+    if (
+        caution
+        and row.arg_from
+        and not using_roc
+        and call is not None
+        and argument_from_call(ctx, row, call)
+    ):
+        caution = ""  # written in: the matching analysis call's buffer
     if caution and not using_roc and name not in ctx.cautioned:
         ctx.cautioned.add(name)
         ctx.report(
@@ -806,7 +846,17 @@ def _rename(
             end=end,
         )
     if call is not None and row.fixes_arguments and not using_roc:
-        fix_arguments(ctx, row, call)
+        fix_arguments(ctx, row, call, inserts=not newer)
+    rewritten = using_roc and call is not None and rewrite_roc_arguments(ctx, row, call)
+    if using_roc and row.roc_caution and not rewritten and name not in ctx.cautioned:
+        ctx.cautioned.add(name)
+        ctx.report(
+            D.SIGNATURE_CAUTION,
+            start,
+            f"{name} -> {target}: the ROC signature differs; {row.roc_caution}",
+            name=name,
+            end=end,
+        )
     if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
         ctx.uses_runtime = True
     if target != name:
@@ -959,7 +1009,7 @@ def _call(
     ctx: Context, row: Row, start: int, end: int, node: tree_sitter.Node | None, in_string: bool
 ) -> Call | None:
     """The call this name makes, when the row has argument-level fixes."""
-    if in_string or not (row.by_arity or row.fixes_arguments):
+    if in_string or not (row.by_arity or row.fixes_arguments or row.roc_args or row.arg_from):
         return None
     if node is not None:
         return call_of_node(node)

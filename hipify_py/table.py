@@ -217,6 +217,7 @@ class MappingTable:
     digest: str
     _newest: Version | None = field(default=None, repr=False, compare=False)
     _qualified: list[tuple[str, str, Row]] | None = field(default=None, repr=False, compare=False)
+    _roc_headers: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
     providers: dict[str, Provider] = field(default_factory=dict)
     releases: dict[str, Release] = field(default_factory=dict)
 
@@ -234,6 +235,28 @@ class MappingTable:
                     scope, last = row.cuda.rsplit("::", 1)
                     found.append((scope, last, row))
             self._qualified = found
+        return found
+
+    def roc_header(self, row: Row) -> str | None:
+        """The ROC library header of the family ``row`` belongs to (its
+        provider's CUDA header, or a prefix's, as in providers.yaml), None when
+        there is no ROC library for it (cuBLASLt, cuFFT, the runtime).  With
+        --roc such a family's names become its ROC names, and a name the ROC
+        library lacks is reported."""
+        cached = self._roc_headers
+        if row.cuda in cached:
+            return cached[row.cuda]
+        found: str | None = None
+        provider = self.providers.get(row.library)
+        if provider is not None:
+            header = provider.header
+            for prefix, other in provider.prefixes:  # longest first
+                if row.cuda.startswith(prefix):
+                    header = other
+                    break
+            header_row = self.headers.get(header)
+            found = header_row.roc if header_row is not None else None
+        cached[row.cuda] = found
         return found
 
     def newest_hip_version(self) -> Version:
@@ -547,7 +570,8 @@ def mapping_files(directory: Path) -> list[Path]:
 
 def content_digest(files: Iterable[Path]) -> str:
     # the row layout is part of the key: a cache from another layout is stale
-    h = hashlib.sha256(f"schema{SCHEMA_VERSION}{Row._fields}{HeaderRow._fields}".encode())
+    layout = f"{Row._fields}{HeaderRow._fields}{tuple(MappingTable.__dataclass_fields__)}"
+    h = hashlib.sha256(f"schema{SCHEMA_VERSION}{layout}".encode())
     for path in files:
         h.update(path.name.encode() + b"\0")
         h.update(path.read_bytes())

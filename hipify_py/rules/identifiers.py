@@ -408,7 +408,10 @@ def _cuda_aliases(ctx: Context) -> frozenset[str]:
         names = ctx.table.names
         aliases = set()
         if "namespace" in ctx.present:
-            for alias, target in _ALIAS.findall(ctx.text):
+            for match in _ALIAS.finditer(ctx.text):
+                if scanner_of(ctx).classify(match.start(), match.start() + 9)[0] != "code":
+                    continue  # `namespace` in a comment or string
+                alias, target = match.groups()
                 first = target.split("::")[0].strip()
                 row = names.get(first)
                 if row is not None and row.kind == "namespace":
@@ -464,8 +467,6 @@ def run(ctx: Context) -> None:
         hits.extend((pos, row) for pos in occurrences(text, name))
     hits.extend(_qualified_hits(ctx))
     hits.sort(key=lambda hit: hit[0])
-    if ctx.options.roc:
-        _report_roc_fallback(ctx, hits)
     for word in present & KERNEL_WORDS:
         if ctx.uses_kernel_syntax:
             break
@@ -564,14 +565,27 @@ def _shim_definition(ctx: Context, row: Row, node: tree_sitter.Node | None) -> b
         return True
     cached = ctx.cache.get("already_hip")
     if not isinstance(cached, bool):
-        cached = bool(_HIP_INCLUDE.search(ctx.text)) and not _includes_cuda(ctx)
+        cached = _directive_in(ctx, _HIP_INCLUDE) and not _includes_cuda(ctx)
         ctx.cache["already_hip"] = cached
     return cached
 
 
 def _includes_cuda(ctx: Context) -> bool:
     headers = ctx.table.headers
-    return any(match.group(1) in headers for match in _ANY_INCLUDE.finditer(ctx.text))
+    return any(
+        match.group(1) in headers and _is_directive(ctx, match)
+        for match in _ANY_INCLUDE.finditer(ctx.text)
+    )
+
+
+def _is_directive(ctx: Context, match: re.Match[str]) -> bool:
+    """Is the #include the match found a directive, not text in a comment?"""
+    at = ctx.text.index("#", match.start())
+    return scanner_of(ctx).classify(at, at + 1)[0] not in _NOT_CODE
+
+
+def _directive_in(ctx: Context, pattern: re.Pattern[str]) -> bool:
+    return any(_is_directive(ctx, match) for match in pattern.finditer(ctx.text))
 
 
 def _unconverted(
@@ -605,7 +619,10 @@ def _rename(
 ) -> None:
     name = row.cuda
     target = ctx.hip_name_for(row)
-    using_roc = target is not None and target != row.hip
+    using_roc = ctx.using_roc(row)
+    if using_roc and target is None and row.hip is not None:
+        _no_roc_name(ctx, row, start, end)
+        return
     older = (
         not using_roc and bool(row.older_until) and cached_version(row.older_until) > ctx.target_hip
     )
@@ -799,19 +816,39 @@ def _in_file_name(row: Row, ctx: Context, older: bool) -> str | None:
     if not isinstance(solver_only, bool):
         names = ctx.table.names
         present = ctx.present
-        solver = any(w.startswith("cusolver") and w in names for w in present)
+        solver = any(w.startswith("cusolver") and w in names and in_code(ctx, w) for w in present)
         blas = solver and (
             any(
-                w.startswith("cublas") and names[w].kind == "function"
+                w.startswith("cublas") and names[w].kind == "function" and in_code(ctx, w)
                 for w in present
                 if w in names
             )
-            or re.search(r"#\s*include\s*[<\"](?:cublas|cublasLt)\w*\.h", ctx.text) is not None
+            or _directive_in(ctx, _BLAS_INCLUDE)
         )
         solver_only = ctx.cache["solver_only"] = solver and not blas
     if solver_only:
         return dict(row.in_call).get("cusolver")
     return None
+
+
+_BLAS_INCLUDE = re.compile(r"#\s*include\s*[<\"](?:cublas|cublasLt)\w*\.h")
+_NOT_CODE = frozenset({"comment", "string", "text"})
+
+
+def in_code(ctx: Context, name: str) -> bool:
+    """Is ``name`` used in code (a macro body counts), not only in comments,
+    strings, #include paths or #error / #warning text?  Only code decides how
+    a file is translated."""
+    known = ctx.cache.setdefault("in_code", {})
+    assert isinstance(known, dict)
+    found = known.get(name)
+    if found is None:
+        scanner = scanner_of(ctx)
+        found = known[name] = any(
+            scanner.classify(pos, pos + len(name))[0] in ("code", "macro", "keyword")
+            for pos in occurrences(ctx.text, name)
+        )
+    return bool(found)
 
 
 _DATATYPE_USERS = ("cusparse", "cusolver", "cufft", "cutensor", "nccl", "curand", "cudnn")
@@ -821,7 +858,7 @@ def _blas_only_datatypes(ctx: Context) -> bool:
     """Does cuBLAS take the file's cudaDataType values, and no other library?"""
     found = ctx.cache.get("blas_only_datatypes")
     if not isinstance(found, bool):
-        words = [w for w in ctx.present if w in ctx.table.names]
+        words = [w for w in ctx.present if w in ctx.table.names and in_code(ctx, w)]
         found = any(w.startswith("cublas") for w in words) and not any(
             w.startswith(_DATATYPE_USERS) for w in words
         )
@@ -921,23 +958,24 @@ def _qualified_hits(ctx: Context) -> list[tuple[int, Row]]:
     return hits
 
 
-def _report_roc_fallback(ctx: Context, hits: list[tuple[int, Row]]) -> None:
-    """Once per library that --roc would have mixed with its HIP names."""
-    blocked = ctx.roc_blocked()
-    done: set[str] = set()
-    for start, row in hits:
-        library = row.library
-        if library in blocked and row.roc and library not in done:
-            done.add(library)
-            ctx.report(
-                D.ROC_FALLBACK,
-                start,
-                f"--roc: {blocked[library]} has no ROC counterpart, so this file keeps the HIP "
-                f"names of the {library} library ({row.cuda} -> {row.hip}, not {row.roc})",
-                hint="the HIP library works on AMD GPUs; port the missing calls by hand to use "
-                "the ROC library",
-                name=row.cuda,
-            )
+def _no_roc_name(ctx: Context, row: Row, start: int, end: int) -> None:
+    """--roc, and the ROC library lacks this name: left as it is (the HIP name
+    would not mix with the ROC library's in one file) and reported as an error."""
+    header = ctx.table.roc_header(row)
+    provider = ctx.table.providers.get(row.library)
+    header_row = ctx.table.headers.get(provider.header) if provider is not None else None
+    hip_header = f" of <{header_row.hip}>" if header_row is not None and header_row.hip else ""
+    _unconverted(
+        ctx,
+        row,
+        row.cuda,
+        end,
+        D.ROC_FALLBACK,
+        start,
+        f"--roc: {row.cuda} has no counterpart in <{header}>; left unchanged",
+        hint=f"rewrite this use with <{header}>'s own API, or keep this code on the HIP "
+        f"library: translate the file without --roc, where it becomes {row.hip}{hip_header}",
+    )
 
 
 def _describe(row: Row) -> str:

@@ -260,7 +260,7 @@ def _place_around_runtime(ctx: Context, provider: int | None) -> None:
 
 
 def _target(ctx: Context, row: HeaderRow, path: IncludePath, name: str) -> str | None:
-    target = row.roc if row.roc and ctx.uses_roc(row.library) else row.hip
+    target = row.roc if row.roc and ctx.options.roc else row.hip
     if target is not None and target.endswith("/*") and row.cuda.endswith("/*"):
         target = target[:-1] + name[len(row.cuda) - 1 :]
     if target is None:

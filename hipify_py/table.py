@@ -82,10 +82,21 @@ ROW_FIELDS = frozenset(
 HEADER_FIELDS = frozenset(
     {"hip", "roc", "library", "status", "note", "hint", "hip_added", "override", "needs_runtime"}
 )
-PROVIDER_FIELDS = frozenset({"header", "prefixes", "note"})
+PROVIDER_FIELDS = frozenset({"header", "prefixes", "note", "with_roc"})
 RELEASE_FIELDS = frozenset({"version", "rocm", "note"})
 FILE_FIELDS = frozenset(
-    {"schema", "library", "title", "source", "sections", "headers", "providers", "releases", "note"}
+    {
+        "schema",
+        "library",
+        "title",
+        "source",
+        "sections",
+        "headers",
+        "providers",
+        "releases",
+        "roc_casts",
+        "note",
+    }
 )
 
 
@@ -189,6 +200,9 @@ class Provider(NamedTuple):
     header: str
     prefixes: tuple[tuple[str, str], ...] = ()
     origin: str = ""
+    # the HIP libraries' headers include this library's HIP header and the ROC
+    # libraries' do not: with --roc a file using its names gets it included
+    with_roc: bool = False
 
 
 class Release(NamedTuple):
@@ -218,6 +232,9 @@ class MappingTable:
     _newest: Version | None = field(default=None, repr=False, compare=False)
     _qualified: list[tuple[str, str, Row]] | None = field(default=None, repr=False, compare=False)
     _roc_headers: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
+    # CUDA function -> (argument index, ROC type): with --roc, the casts its call
+    # needs where the ROC function takes the ROC library's value types
+    roc_casts: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
     providers: dict[str, Provider] = field(default_factory=dict)
     releases: dict[str, Release] = field(default_factory=dict)
 
@@ -505,7 +522,14 @@ def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) 
             header=header,
             prefixes=tuple(sorted(pairs, key=lambda pair: -len(pair[0]))),
             origin=where,
+            with_roc=_flag(data.get("with_roc", False), where, library, "with_roc"),
         )
+
+
+def _flag(value: Any, where: str, library: str, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise TableError(f"{where}: provider {library!r}: {key} must be true or false")
+    return value
 
 
 def _parse_releases(doc: dict[str, Any], path: Path, out: dict[str, Release]) -> None:
@@ -589,6 +613,7 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
     headers: dict[str, tuple[HeaderRow, bool]] = {}
     providers: dict[str, Provider] = {}
     releases: dict[str, Release] = {}
+    roc_casts: dict[str, tuple[tuple[int, str], ...]] = {}
     libraries: dict[str, LibraryInfo] = {}
     for path in files:
         doc = _read_yaml(path, loader)
@@ -607,10 +632,13 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
             _parse_providers(doc, path, providers)
         if "releases" in doc:
             _parse_releases(doc, path, releases)
+        if "roc_casts" in doc:
+            _parse_roc_casts(doc, path, roc_casts)
         if "sections" not in doc:
-            if not {"headers", "providers", "releases"} & set(doc):
+            if not {"headers", "providers", "releases", "roc_casts"} & set(doc):
                 raise TableError(
-                    f"{path}:1: file has none of 'sections', 'headers', 'providers', 'releases'"
+                    f"{path}:1: file has none of 'sections', 'headers', 'providers', 'releases', "
+                    "'roc_casts'"
                 )
             continue
         library = doc.get("library")
@@ -649,6 +677,10 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
                 f"{provider.origin}: provider {provider.library!r}: header {provider.header!r} "
                 "is not a header of includes.yaml"
             )
+    for name in roc_casts:
+        cast_row = names.get(name)
+        if cast_row is None or not cast_row.roc or cast_row.kind != "function":
+            raise TableError(f"{directory}:0: roc_casts: {name!r} is no function with a roc name")
     return MappingTable(
         names=names,
         headers=header_rows,
@@ -656,7 +688,23 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
         digest=digest or content_digest(files),
         providers=providers,
         releases=releases,
+        roc_casts=roc_casts,
     )
+
+
+def _parse_roc_casts(
+    doc: dict[str, Any], path: Path, out: dict[str, tuple[tuple[int, str], ...]]
+) -> None:
+    casts = doc["roc_casts"]
+    if not isinstance(casts, dict):
+        raise TableError(f"{path}:1: 'roc_casts' must map CUDA function -> {{index: type}}")
+    for name, data in casts.items():
+        if name == "__line__":
+            continue
+        where = f"{path}:{_line(casts)}"
+        if name in out:
+            raise TableError(f"{where}: roc_casts: duplicate {name!r}")
+        out[str(name)] = _int_keyed(data, where, str(name), "roc_casts")
 
 
 def _check_idempotent(names: Mapping[str, Row]) -> None:

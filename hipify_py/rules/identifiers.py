@@ -26,7 +26,7 @@ from ..lexer import SpanIndex, opaque_spans, span_kind
 from ..semantic_facts import facts_in
 from ..table import Row
 from ..versions import format_version
-from .call_args import Call, call_in_text, call_of_node, fix_arguments
+from .call_args import Call, call_in_text, call_of_node, cast_arguments, fix_arguments
 
 IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
 
@@ -758,6 +758,8 @@ def _rename(
         )
     if call is not None and row.fixes_arguments and not using_roc:
         fix_arguments(ctx, row, call)
+    if call is not None and using_roc:
+        _roc_casts(ctx, row, call, target, start, end)
     if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
         ctx.uses_runtime = True
     if target != name:
@@ -889,7 +891,7 @@ def _call(
     ctx: Context, row: Row, start: int, end: int, node: tree_sitter.Node | None, in_string: bool
 ) -> Call | None:
     """The call this name makes, when the row has argument-level fixes."""
-    if in_string or not (row.by_arity or row.fixes_arguments):
+    if in_string or not (row.by_arity or row.fixes_arguments or row.cuda in ctx.table.roc_casts):
         return None
     if node is not None:
         return call_of_node(node)
@@ -956,6 +958,26 @@ def _qualified_hits(ctx: Context) -> list[tuple[int, Row]]:
             if before.search(text, max(0, pos - 200), pos):
                 hits.append((pos, row))
     return hits
+
+
+def _roc_casts(ctx: Context, row: Row, call: Call, target: str, start: int, end: int) -> None:
+    """--roc: cast the arguments the ROC function takes as its own value types
+    (hipFloatComplex* -> rocblas_float_complex*, same layout), and say so."""
+    casts = ctx.table.roc_casts.get(row.cuda)
+    if not casts:
+        return
+    made = cast_arguments(ctx, call, casts, ctx.new_group())
+    if made:
+        types = sorted({cast for index, cast in casts if index < len(call.args)})
+        ctx.report(
+            D.ROC_ARGUMENT_CAST,
+            start,
+            f"{row.cuda} -> {target}: {made} argument{'s' if made > 1 else ''} cast to "
+            f"{', '.join(types)} (the HIP types have the same layout)",
+            hint="declare the values with the ROC types to drop the casts",
+            name=row.cuda,
+            end=end,
+        )
 
 
 def _no_roc_name(ctx: Context, row: Row, start: int, end: int) -> None:

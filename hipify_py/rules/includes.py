@@ -212,12 +212,28 @@ def run(ctx: Context) -> None:
     if inserted or RUNTIME_HEADER in resulting:
         std_headers.run(ctx, resulting)
     newline = ctx.info.newline.decode("latin-1")
+    if ctx.options.roc and any(h.roc in resulting for h in ctx.table.headers.values() if h.roc):
+        _roc_companions(ctx)
     for header in sorted(ctx.needed_headers - resulting):
         ctx.after_runtime.append(f"#include <{header}>{newline}")
     if ctx.needs_compat and not has_compat:
         ctx.after_runtime.append(f"{compat.PLAIN_INCLUDE}{newline}")
     if ctx.before_runtime or ctx.after_runtime:
         _place_around_runtime(ctx, None if inserted else first_provider)
+
+
+def _roc_companions(ctx: Context) -> None:
+    """With --roc: rocblas.h, rocsparse.h, ... do not include <hip/hip_complex.h>
+    as hipblas.h, hipsparse.h, ... do, so a file that uses the names of such a
+    library (providers.yaml ``with_roc``) gets its HIP header."""
+    table = ctx.table
+    for library in sorted({library for *_, library in ctx.references}):
+        provider = table.providers.get(library)
+        if provider is None or not provider.with_roc:
+            continue
+        row = table.headers.get(provider.header)
+        if row is not None and row.hip:
+            ctx.needed_headers.add(row.hip)
 
 
 _INCLUDE_LINE = re.compile(

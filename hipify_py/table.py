@@ -205,6 +205,14 @@ class Provider(NamedTuple):
     with_roc: bool = False
 
 
+class RocCasts(NamedTuple):
+    """With --roc, the casts (argument index, ROC type) a call of ``args``
+    arguments needs (mappings/roc-casts.yaml)."""
+
+    args: int
+    casts: tuple[tuple[int, str], ...]
+
+
 class Release(NamedTuple):
     """How to tell which ROCm release a ROCm library's headers come from: the macros
     holding the library's own version, and the ROCm release of each such version."""
@@ -234,7 +242,7 @@ class MappingTable:
     _roc_headers: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
     # CUDA function -> (argument index, ROC type): with --roc, the casts its call
     # needs where the ROC function takes the ROC library's value types
-    roc_casts: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    roc_casts: dict[str, RocCasts] = field(default_factory=dict)
     providers: dict[str, Provider] = field(default_factory=dict)
     releases: dict[str, Release] = field(default_factory=dict)
 
@@ -613,7 +621,7 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
     headers: dict[str, tuple[HeaderRow, bool]] = {}
     providers: dict[str, Provider] = {}
     releases: dict[str, Release] = {}
-    roc_casts: dict[str, tuple[tuple[int, str], ...]] = {}
+    roc_casts: dict[str, RocCasts] = {}
     libraries: dict[str, LibraryInfo] = {}
     for path in files:
         doc = _read_yaml(path, loader)
@@ -692,19 +700,23 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
     )
 
 
-def _parse_roc_casts(
-    doc: dict[str, Any], path: Path, out: dict[str, tuple[tuple[int, str], ...]]
-) -> None:
+def _parse_roc_casts(doc: dict[str, Any], path: Path, out: dict[str, RocCasts]) -> None:
     casts = doc["roc_casts"]
     if not isinstance(casts, dict):
-        raise TableError(f"{path}:1: 'roc_casts' must map CUDA function -> {{index: type}}")
+        raise TableError(f"{path}:1: 'roc_casts' must map CUDA function -> {{args, casts}}")
     for name, data in casts.items():
         if name == "__line__":
             continue
         where = f"{path}:{_line(casts)}"
         if name in out:
             raise TableError(f"{where}: roc_casts: duplicate {name!r}")
-        out[str(name)] = _int_keyed(data, where, str(name), "roc_casts")
+        args = data.get("args") if isinstance(data, dict) else None
+        if not isinstance(args, int) or isinstance(args, bool) or args < 1:
+            raise TableError(f"{where}: roc_casts: {name!r} needs args (the number of arguments)")
+        unknown = set(data) - {"args", "casts", "__line__"}
+        if unknown:
+            raise TableError(f"{where}: roc_casts: {name!r}: unknown {', '.join(sorted(unknown))}")
+        out[str(name)] = RocCasts(args, _int_keyed(data.get("casts"), where, str(name), "casts"))
 
 
 def _check_idempotent(names: Mapping[str, Row]) -> None:

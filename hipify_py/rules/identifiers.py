@@ -963,9 +963,10 @@ def _qualified_hits(ctx: Context) -> list[tuple[int, Row]]:
 def _roc_casts(ctx: Context, row: Row, call: Call, target: str, start: int, end: int) -> None:
     """--roc: cast the arguments the ROC function takes as its own value types
     (hipFloatComplex* -> rocblas_float_complex*, same layout), and say so."""
-    casts = ctx.table.roc_casts.get(row.cuda)
-    if not casts:
-        return
+    found = ctx.table.roc_casts.get(row.cuda)
+    if found is None or found.args != len(call.args):
+        return  # another form (legacy cuBLAS has no handle): its casts are not known
+    casts = found.casts
     made = cast_arguments(ctx, call, casts, ctx.new_group())
     if made:
         types = sorted({cast for index, cast in casts if index < len(call.args)})

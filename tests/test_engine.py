@@ -451,3 +451,11 @@ def test_return_type_after_an_unknown_macro_in_a_class_is_renamed() -> None:
     out = str(translate(src, insert_runtime_include=False).text)
     assert out.count("hipError_t") == 2 and "cudaError_t" not in out
     assert "hipStream_t cudaStream __attribute__" in out  # the member's name stays
+
+
+def test_a_namespace_alias_in_a_comment_is_no_alias() -> None:
+    src = (
+        "#include <cooperative_groups.h>\n// namespace cg = cooperative_groups;\n"
+        "__global__ void k() { auto c = cg::this_cluster(); }\n"
+    )
+    assert [d.code for d in translate(src).diagnostics if d.code == "HPY101"] == []

@@ -409,7 +409,7 @@ def _cuda_aliases(ctx: Context) -> frozenset[str]:
         aliases = set()
         if "namespace" in ctx.present:
             for match in _ALIAS.finditer(ctx.text):
-                if scanner_of(ctx).classify(match.start(), match.start() + 9)[0] != "code":
+                if scanner_of(ctx).classify(match.start(), match.start() + 9)[0] in _NOT_CODE:
                     continue  # `namespace` in a comment or string
                 alias, target = match.groups()
                 first = target.split("::")[0].strip()

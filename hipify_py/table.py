@@ -207,10 +207,12 @@ class Provider(NamedTuple):
 
 class RocCasts(NamedTuple):
     """With --roc, the casts (argument index, ROC type) a call of ``args``
-    arguments needs (mappings/roc-casts.yaml)."""
+    arguments needs (mappings/roc-casts.yaml), and how the ROC function's
+    signature differs beyond them (``differs``: hipcc's words; reported)."""
 
     args: int
     casts: tuple[tuple[int, str], ...]
+    differs: str = ""
 
 
 class Release(NamedTuple):
@@ -713,10 +715,14 @@ def _parse_roc_casts(doc: dict[str, Any], path: Path, out: dict[str, RocCasts]) 
         args = data.get("args") if isinstance(data, dict) else None
         if not isinstance(args, int) or isinstance(args, bool) or args < 1:
             raise TableError(f"{where}: roc_casts: {name!r} needs args (the number of arguments)")
-        unknown = set(data) - {"args", "casts", "__line__"}
+        unknown = set(data) - {"args", "casts", "differs", "__line__"}
         if unknown:
             raise TableError(f"{where}: roc_casts: {name!r}: unknown {', '.join(sorted(unknown))}")
-        out[str(name)] = RocCasts(args, _int_keyed(data.get("casts"), where, str(name), "casts"))
+        out[str(name)] = RocCasts(
+            args,
+            _int_keyed(data.get("casts"), where, str(name), "casts"),
+            _text(data.get("differs"), where, "differs"),
+        )
 
 
 def _check_idempotent(names: Mapping[str, Row]) -> None:

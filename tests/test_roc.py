@@ -106,6 +106,22 @@ def test_cublaslt_has_no_roc_library_and_keeps_hipblaslt_names() -> None:
     assert b"HPY108" not in done.stderr
 
 
+def test_a_roc_function_whose_parameters_differ_is_reported_not_silent() -> None:
+    # rocsolver_spotrf has no workspace parameters: the renamed call cannot compile
+    source = (
+        b"#include <cusolverDn.h>\n"
+        b"void f(cusolverDnHandle_t h, int n, float* a, float* w, int lw, int* info) {\n"
+        b"  cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, w, lw, info);\n}\n"
+    )
+    done = translated(source, "--roc")
+    assert b"rocsolver_spotrf(h, rocblas_fill_lower, n, a, n, w, lw, info);" in done.stdout
+    assert (
+        "input.cu:3:3: warning: cusolverDnSpotrf -> rocsolver_spotrf: the ROC function's "
+        "signature differs (hipcc on a call with CUDA's argument types: requires 6 arguments, "
+        "but 8 were provided) [HPY109]"
+    ) in done.stderr.decode()
+
+
 # ------------------------------------------------------------ 3. value types
 
 

@@ -160,8 +160,18 @@ def _spelled(clang_type: str) -> str:
     return re.sub(r"\*(?=\w)", "* ", text)
 
 
+def roc_differs(failure: Failure) -> str:
+    """What hipcc says about a --roc call that fails for more than value types."""
+    text = failure.notes[0] if failure.notes else failure.error
+    text = text.removeprefix("candidate function not viable: ")
+    return re.sub(r" \(aka '[^']+'\)", "", text).replace('"', "'")
+
+
 def write_roc_casts(
-    casts: dict[str, dict[int, str]], arity: dict[str, int], release: str
+    casts: dict[str, dict[int, str]],
+    arity: dict[str, int],
+    release: str,
+    differs: dict[str, str] | None = None,
 ) -> None:
     lines = [
         "# With --roc, the casts a call needs where the ROC function takes the ROC",
@@ -172,22 +182,32 @@ def write_roc_casts(
         f"# with the hipcc of ROCm {release}; the casts are the parameter types hipcc named",
         "# (pointers only: a complex passed by value cannot be cast).  args: the number",
         "# of arguments of the call they are for (cublas_v2.h's #define cublasCgemm",
-        "# cublasCgemm_v2 is that call, legacy cublas.h's cublasCgemm is not).",
+        "# cublasCgemm_v2 is that call, legacy cublas.h's cublasCgemm is not).  differs:",
+        "# what hipcc says about a call that still fails (another parameter list or",
+        "# type), reported with HPY109.",
         "schema: 1",
         "roc_casts:",
     ]
     from hipify_py.table_cache import load_table
 
     names = load_table().names
-    rows = dict(casts)
-    for name in casts:  # the names cublas_v2.h #defines as the _v2 functions
+    differs = dict(differs or {})
+    rows = {name: casts.get(name, {}) for name in {*casts, *differs}}
+    for name in list(rows):  # the names cublas_v2.h #defines as the _v2 functions
         alias = re.sub(r"_v2(?=_64\Z|\Z)", "", name)
         if alias != name and alias in names and names[alias].roc == names[name].roc:
-            rows.setdefault(alias, casts[name])
+            rows.setdefault(alias, rows[name])
             arity.setdefault(alias, arity[name])
+            if name in differs:
+                differs.setdefault(alias, differs[name])
     for name in sorted(rows):
-        body = ", ".join(f'{index}: "{cast}"' for index, cast in sorted(rows[name].items()))
-        lines.append(f"  {name}: {{args: {arity[name]}, casts: {{{body}}}}}")
+        fields = [f"args: {arity[name]}"]
+        if rows[name]:
+            body = ", ".join(f'{index}: "{cast}"' for index, cast in sorted(rows[name].items()))
+            fields.append(f"casts: {{{body}}}")
+        if name in differs:
+            fields.append(f'differs: "{differs[name]}"')
+        lines.append(f"  {name}: {{{', '.join(fields)}}}")
     ROC_CASTS.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -350,6 +370,15 @@ def main(argv: list[str] | None = None) -> int:
                 break
             write_roc_casts(casts, arity, args.rocm or report["hip_version"])
             report = run(args.library.split(","), include, args.hip_version, args.rocm, args.roc)
+        # what still fails unreported: the ROC signature differs otherwise (HPY109)
+        differs = {
+            failure["function"]: roc_differs(Failure(**failure))
+            for result in report["libraries"].values()
+            for failure in (*result["silent"], *result["reported"])
+            if set(failure["reported"]) <= {"HPY115"} and failure["function"] in arity
+        }
+        write_roc_casts(casts, arity, args.rocm or report["hip_version"], differs)
+        report = run(args.library.split(","), include, args.hip_version, args.rocm, args.roc)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
     print(f"{report['compiler']}; translated for HIP {report['hip_version']}")

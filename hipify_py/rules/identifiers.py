@@ -966,6 +966,18 @@ def _roc_casts(ctx: Context, row: Row, call: Call, target: str, start: int, end:
     found = ctx.table.roc_casts.get(row.cuda)
     if found is None or found.args != len(call.args):
         return  # another form (legacy cuBLAS has no handle): its casts are not known
+    if found.differs and row.cuda not in ctx.cautioned:
+        ctx.cautioned.add(row.cuda)
+        ctx.report(
+            D.SIGNATURE_CAUTION,
+            start,
+            f"{row.cuda} -> {target}: the ROC function's signature differs (hipcc on a call "
+            f"with CUDA's argument types: {found.differs})",
+            hint=f"port this call to {target}'s parameters by hand (see its declaration), or "
+            "translate the file without --roc",
+            name=row.cuda,
+            end=end,
+        )
     casts = found.casts
     made = cast_arguments(ctx, call, casts, ctx.new_group())
     if made:

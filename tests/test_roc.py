@@ -184,3 +184,35 @@ def test_the_roc_translation_compiles_for_gfx942(release: str) -> None:
             ["--offload-arch=gfx942", "-fsyntax-only", "-x", "hip", "uncast.hip"], cwd=work
         )
         assert failed.returncode != 0 and "rocblas_cgemm" in failed.stderr + failed.stdout
+
+
+# ------------------------------------------------------------ rocRAND device API
+
+RAND_KERNEL = b"""#include <curand_kernel.h>
+__global__ void init(curandState* states, unsigned long long seed, float* out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    curandState_t local;
+    curand_init(seed, i, 0, &local);
+    out[i] = curand_uniform(&local) + curand_normal(&local);
+    states[i] = local;
+}
+"""
+
+
+@pytest.mark.parametrize("release", ["7.2", "5.7"])
+def test_a_curand_kernel_becomes_rocrand_and_compiles(release: str) -> None:
+    # curandState is rocRAND's rocrand_state_xorwow (hipRAND wraps it on AMD)
+    compiler = amd_compiler(release)
+    done = translated(RAND_KERNEL, "--roc", "--hip-version", release)
+    assert done.returncode == 0 and b"HPY108" not in done.stderr
+    assert b"#include <rocrand/rocrand_kernel.h>" in done.stdout
+    assert b"__global__ void init(rocrand_state_xorwow* states," in done.stdout
+    assert b"rocrand_state_xorwow local;\n    rocrand_init(seed, i, 0, &local);" in done.stdout
+    assert b"hiprand" not in done.stdout
+    with compiler.workspace() as work:
+        (work / "unit.hip").write_bytes(done.stdout)
+        built = compiler.run(
+            ["--offload-arch=gfx942", "-x", "hip", "-c", "unit.hip", "-o", "unit.o"], cwd=work
+        )
+        assert built.returncode == 0, built.stderr + built.stdout

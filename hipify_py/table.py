@@ -77,6 +77,7 @@ ROW_FIELDS = frozenset(
         "by_arity",
         "arg_defaults",
         "older_in_call",
+        "roc_in_call",
     )
 )
 HEADER_FIELDS = frozenset(
@@ -169,6 +170,11 @@ class Row(NamedTuple):
     # (cudaStreamWaitEvent(s, e) -> hipStreamWaitEvent(s, e, 0))
     arg_defaults: tuple[tuple[int, str], ...] = ()
     older_in_call: tuple[tuple[str, str], ...] = ()
+    # with --roc, (call prefix, name): inside the arguments of such a call the
+    # name instead of ``roc`` (CUDA_R_32F passed to cusparse* is rocSPARSE's
+    # rocsparse_datatype_f32_r, to cufft* hipFFT's HIP_R_32F); file-wide where
+    # only that library's calls are in the file's code
+    roc_in_call: tuple[tuple[str, str], ...] = ()
 
     @property
     def fixes_arguments(self) -> bool:
@@ -454,6 +460,7 @@ def _parse_row(
         by_arity=_int_keyed(data.get("by_arity"), where, name, "by_arity"),
         arg_defaults=_int_keyed(data.get("arg_defaults"), where, name, "arg_defaults"),
         older_in_call=_in_call(data.get("older_in_call"), where, name),
+        roc_in_call=_in_call(data.get("roc_in_call"), where, name),
         origin=where,
         **{key: values[key] for key in VERSION_FIELDS},
     )

@@ -921,6 +921,11 @@ def verify(
                     checks.append(hip_check(row, "hip", variant))
         if row.roc:
             checks.append(hip_check(row, "roc", row.roc))
+            # the names --roc emits inside other libraries' calls (roc_in_call)
+            for _, variant in row.roc_in_call:
+                if variant not in (row.roc, row.hip):
+                    side = "roc" if variant.startswith("roc") else "hip"
+                    checks.append(hip_check(row, side, variant))
         if cuda is not None:
             checks.append(check_name(table, row, "cuda", row.cuda, cuda, cuda.version))
     names = sorted(wanted or {r.library for r in table.names.values()})

@@ -122,6 +122,29 @@ def test_a_roc_function_whose_parameters_differ_is_reported_not_silent() -> None
     ) in done.stderr.decode()
 
 
+def test_cuda_data_types_follow_the_library_that_takes_them() -> None:
+    # rocBLAS takes rocblas_datatype, rocSPARSE rocsparse_datatype, and hipFFT /
+    # hipBLASLt, which --roc keeps, HIP's hipDataType
+    sparse = (
+        b"#include <cusparse.h>\n"
+        b"void f(cusparseDnVecDescr_t* v, float* x, int n) {\n"
+        b"  cudaDataType t = CUDA_R_32F;\n  cusparseCreateDnVec(v, n, x, CUDA_R_64F);\n}\n"
+    )
+    done = translated(sparse, "--roc")
+    assert b"rocsparse_datatype t = rocsparse_datatype_f32_r;" in done.stdout
+    assert b"rocsparse_create_dnvec_descr(v, n, x, rocsparse_datatype_f64_r);" in done.stdout
+    mixed = (
+        b"#include <cublasLt.h>\n#include <cublas_v2.h>\n"
+        b"void f(cublasLtMatrixLayout_t* l, cublasHandle_t h, void* A) {\n"
+        b"  cublasLtMatrixLayoutCreate(l, CUDA_R_32F, 4, 4, 4);\n"
+        b"  cublasSetVector_64(4, 4, A, 1, A, 1); cudaDataType t = CUDA_R_16F;\n}\n"
+    )
+    done = translated(mixed, "--roc")
+    assert b"hipblasLtMatrixLayoutCreate(l, HIP_R_32F, 4, 4, 4);" in done.stdout
+    # outside the calls, in a file that calls both: rocBLAS's
+    assert b"rocblas_datatype t = rocblas_datatype_f16_r;" in done.stdout
+
+
 # ------------------------------------------------------------ 3. value types
 
 

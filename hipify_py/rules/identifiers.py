@@ -623,6 +623,12 @@ def _rename(
     if using_roc and target is None and row.hip is not None:
         _no_roc_name(ctx, row, start, end)
         return
+    if using_roc and row.roc_in_call:
+        target = (
+            (_in_call_name(row, node, ctx, False, row.roc_in_call) if node is not None else None)
+            or _roc_in_file_name(row, ctx)
+            or target
+        )
     older = (
         not using_roc and bool(row.older_until) and cached_version(row.older_until) > ctx.target_hip
     )
@@ -853,6 +859,27 @@ def in_code(ctx: Context, name: str) -> bool:
     return bool(found)
 
 
+def _roc_in_file_name(row: Row, ctx: Context) -> str | None:
+    """--roc, outside the calls: the ``roc_in_call`` name of the one library
+    whose calls the file's code makes (a cuSPARSE-only file's cudaDataType is
+    rocSPARSE's), else None (the ``roc`` name: rocBLAS's)."""
+    prefixes = sorted((prefix for prefix, _ in row.roc_in_call), key=len, reverse=True)
+    key = "roc_in_file:" + ",".join(prefixes)
+    found = ctx.cache.get(key)
+    if not isinstance(found, str):
+        names = ctx.table.names
+        used: set[str] = set()
+        for word in ctx.present:
+            if not word.startswith("cu") or word not in names or names[word].kind != "function":
+                continue
+            owner = next((p for p in prefixes if word.startswith(p)), None)
+            owner = owner or ("cublas" if word.startswith("cublas") else None)
+            if owner is not None and owner not in used and in_code(ctx, word):
+                used.add(owner)
+        found = ctx.cache[key] = used.pop() if len(used) == 1 else ""
+    return dict(row.roc_in_call).get(found) if found else None
+
+
 _DATATYPE_USERS = ("cusparse", "cusolver", "cufft", "cutensor", "nccl", "curand", "cudnn")
 
 
@@ -868,7 +895,13 @@ def _blas_only_datatypes(ctx: Context) -> bool:
     return found
 
 
-def _in_call_name(row: Row, node: tree_sitter.Node, ctx: Context, older: bool) -> str | None:
+def _in_call_name(
+    row: Row,
+    node: tree_sitter.Node,
+    ctx: Context,
+    older: bool,
+    alternatives: tuple[tuple[str, str], ...] | None = None,
+) -> str | None:
     """The row's name for the call whose arguments ``node`` is directly in."""
     current = node.parent
     while current is not None and current.type not in _STOP_AT:
@@ -878,7 +911,8 @@ def _in_call_name(row: Row, node: tree_sitter.Node, ctx: Context, older: bool) -
             if function is None:
                 return None
             callee = ctx.node_text(function).split("::")[-1].strip()
-            alternatives = (*row.older_in_call, *row.in_call) if older else row.in_call
+            if alternatives is None:
+                alternatives = (*row.older_in_call, *row.in_call) if older else row.in_call
             for prefix, alternative in alternatives:
                 if callee.startswith(prefix):
                     return alternative

@@ -95,6 +95,17 @@ def test_each_use_of_a_name_rocsparse_lacks_is_an_error_and_the_rest_is_rocspars
     assert strict.returncode == 1
 
 
+def test_include_guard_tests_use_the_roc_headers_guard_or_are_reported() -> None:
+    rand = translated(b"#include <curand.h>\n#ifdef CURAND_H_\nint x;\n#endif\n", "--roc")
+    assert rand.stdout == (
+        b"#include <rocrand/rocrand.h>\n#if defined(ROCRAND_H_) || defined(CURAND_H_)\nint x;\n#endif\n"
+    )
+    # rocsolver.h defines no guard: testing hipSOLVER's would drop the block silently
+    solver = translated(b"#include <cusolverDn.h>\n#ifdef CUSOLVERDN_H_\nint x;\n#endif\n", "--roc")
+    assert b"#ifdef CUSOLVERDN_H_\n" in solver.stdout and b"HIPSOLVER_H" not in solver.stdout
+    assert "input.cu:2:8: error: --roc: CUSOLVERDN_H_ has no counterpart" in solver.stderr.decode()
+
+
 def test_cublaslt_has_no_roc_library_and_keeps_hipblaslt_names() -> None:
     source = (
         b"#include <cublasLt.h>\n#include <cublas_v2.h>\n"

@@ -621,7 +621,7 @@ def _rename(
     target = ctx.hip_name_for(row)
     using_roc = ctx.using_roc(row)
     if using_roc and target is None and row.hip is not None:
-        _no_roc_name(ctx, row, start, end)
+        report_no_roc_name(ctx, row, start, end)
         return
     if using_roc and row.roc_in_call:
         target = (
@@ -1027,7 +1027,7 @@ def _roc_casts(ctx: Context, row: Row, call: Call, target: str, start: int, end:
         )
 
 
-def _no_roc_name(ctx: Context, row: Row, start: int, end: int) -> None:
+def report_no_roc_name(ctx: Context, row: Row, start: int, end: int) -> None:
     """--roc, and the ROC library lacks this name: left as it is (the HIP name
     would not mix with the ROC library's in one file) and reported as an error."""
     header = ctx.table.roc_header(row)

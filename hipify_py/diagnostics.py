@@ -166,8 +166,8 @@ ROC_FALLBACK = _code(
     "HPY108",
     "roc-library-incomplete",
     E,
-    "with --roc, a CUDA name the ROC library (rocBLAS, rocSPARSE, rocSOLVER, rocRAND, MIOpen) "
-    "lacks; left unchanged",
+    "with --roc, a CUDA name or header the ROC library (rocBLAS, rocSPARSE, rocSOLVER, rocRAND, "
+    "MIOpen) lacks; left unchanged",
     why="--roc asks for the ROC libraries, and one file cannot mix them with the HIP library "
     "of the same family (a rocSOLVER handle passed to a hipSOLVER function does not compile), so "
     "the name is neither renamed to the HIP library's nor does the file quietly switch to it: "

@@ -106,6 +106,16 @@ def test_include_guard_tests_use_the_roc_headers_guard_or_are_reported() -> None
     assert "input.cu:2:8: error: --roc: CUSOLVERDN_H_ has no counterpart" in solver.stderr.decode()
 
 
+def test_a_header_the_roc_library_lacks_is_reported_not_switched_to_hip() -> None:
+    source = b"#include <cusolverSp.h>\n#include <curand_uniform.h>\n// #include <cusolverRf.h>\n"
+    done = translated(source, "--roc")
+    assert done.stdout == (
+        b"#include <cusolverSp.h>\n#include <rocrand/rocrand_kernel.h>\n// #include <cusolverRf.h>\n"
+    )
+    errors = [line for line in done.stderr.decode().splitlines() if "[HPY108]" in line]
+    assert len(errors) == 1 and errors[0].startswith("input.cu:1:10: error: --roc: <cusolverSp.h>")
+
+
 def test_cublaslt_has_no_roc_library_and_keeps_hipblaslt_names() -> None:
     source = (
         b"#include <cublasLt.h>\n#include <cublas_v2.h>\n"

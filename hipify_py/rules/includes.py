@@ -277,6 +277,20 @@ def _place_around_runtime(ctx: Context, provider: int | None) -> None:
 
 def _target(ctx: Context, row: HeaderRow, path: IncludePath, name: str) -> str | None:
     target = row.roc if row.roc and ctx.options.roc else row.hip
+    if ctx.options.roc and not row.roc and row.hip and _roc_family_header(ctx, row, name):
+        # --roc, and the ROC library has no such header: an error, as for names
+        ctx.stats.unconverted[f"<{name}>"] += 1
+        ctx.stats.unconverted_library[row.library] += 1
+        ctx.report(
+            D.ROC_FALLBACK,
+            path.start_byte,
+            f"--roc: <{name}> has no counterpart among the ROC library's headers; left unchanged",
+            hint=f"rewrite the code that needs it with the ROC library's own API, or translate "
+            f"the file without --roc, where it becomes <{row.hip}>",
+            name=name,
+            end=path.end_byte,
+        )
+        return None
     if target is not None and target.endswith("/*") and row.cuda.endswith("/*"):
         target = target[:-1] + name[len(row.cuda) - 1 :]
     if target is None:
@@ -304,6 +318,17 @@ def _target(ctx: Context, row: HeaderRow, path: IncludePath, name: str) -> str |
         )
         return None
     return target
+
+
+def _roc_family_header(ctx: Context, row: HeaderRow, name: str) -> bool:
+    """Is ``name`` a header of a library family that has a ROC library (its
+    provider header has a ``roc``)?  A sub-family's own header (cuBLASLt's,
+    a provider prefix's) is not."""
+    provider = ctx.table.providers.get(row.library)
+    if provider is None or any(header == name for _, header in provider.prefixes):
+        return False
+    main = ctx.table.headers.get(provider.header)
+    return main is not None and bool(main.roc)
 
 
 def _insert_runtime(ctx: Context, resulting: set[str], force: bool = False) -> bool:

@@ -143,6 +143,18 @@ def test_a_roc_function_whose_parameters_differ_is_reported_not_silent() -> None
     ) in done.stderr.decode()
 
 
+def test_a_roc_name_newer_than_the_target_is_left_and_reported() -> None:
+    source = b"#include <curand.h>\nvoid f(curandGenerator_t* g) { curandCreateGeneratorHost(g, CURAND_RNG_PSEUDO_DEFAULT); }\n"
+    old = translated(source, "--roc", "--hip-version", "5.7")
+    assert b"rocrand_generator* g) { curandCreateGeneratorHost(g," in old.stdout
+    assert (
+        "input.cu:2:32: error: curandCreateGeneratorHost -> rocrand_create_generator_host_blocking "
+        "needs ROCm >= 6.2 (target is 5.7); left unchanged [HPY103]"
+    ) in old.stderr.decode()
+    new = translated(source, "--roc", "--hip-version", "7.2")
+    assert b"rocrand_create_generator_host_blocking(g," in new.stdout and b"HPY103" not in new.stderr
+
+
 def test_cuda_data_types_follow_the_library_that_takes_them() -> None:
     # rocBLAS takes rocblas_datatype, rocSPARSE rocsparse_datatype, and hipFFT /
     # hipBLASLt, which --roc keeps, HIP's hipDataType

@@ -51,3 +51,39 @@ def test_translated_calls_compile_or_are_reported(release: str) -> None:
         if result["silent"]
     }
     assert silent == {}
+
+
+# rocBLAS / rocSPARSE / rocSOLVER headers: ROCm 6.4.3 and 7.2.4 (Debian 13's
+# 5.7.1 packages rocRAND only)
+ROC_LIBRARIES = {"7.2": ["blas", "sparse", "solver", "rand"], "5.7": ["rand"]}
+
+
+@pytest.mark.parametrize("release", CI_RELEASES)
+def test_roc_translated_calls_compile_or_are_reported(release: str) -> None:
+    """With --roc: every call of cuBLAS, cuSPARSE, cuSOLVER and cuRAND, with CUDA's
+    argument types, compiles against the ROC library or is reported on its line
+    (HPY108, HPY109, HPY103): mappings/roc-casts.yaml is complete."""
+    compiler = amd_compiler(release)
+    cuda_root = complete_root("nvidia")
+    if cuda_root is None:
+        _require("no CUDA 12.4 root (hip_smoke/toolchain/provision.sh nvidia)")
+    if importlib.util.find_spec("clang") is None:
+        _require("the libclang wheel is not installed")
+    sys.path.insert(0, str(REPO / "tools"))
+    import signature_check
+
+    assert cuda_root is not None
+    report = signature_check.run(
+        ROC_LIBRARIES[compiler.hip_version],
+        signature_check.root_includes(cuda_root),
+        release=release,
+        roc=True,
+    )
+    libraries = report["libraries"]
+    assert all(result["calls"] > 20 for result in libraries.values())
+    silent = {
+        name: [f"{f['function']}: {f['error']}" for f in result["silent"]]
+        for name, result in libraries.items()
+        if result["silent"]
+    }
+    assert silent == {}

@@ -709,6 +709,20 @@ def _rename(
             + (f" ({row.hint})" if row.hint else ""),
         )
         return
+    if using_roc and row.roc_added and cached_version(row.roc_added) > ctx.target_hip:
+        _unconverted(
+            ctx,
+            row,
+            name,
+            end,
+            D.NEEDS_NEWER_HIP,
+            start,
+            f"{name} -> {target} needs ROCm >= {format_version(cached_version(row.roc_added))} "
+            f"(target is {format_version(ctx.target_hip)}); left unchanged",
+            hint="raise --hip-version if your ROCm is newer, or port this use by hand"
+            + (f" ({row.hint})" if row.hint else ""),
+        )
+        return
     if using_roc and row.roc_removed and cached_version(row.roc_removed) <= ctx.target_hip:
         _unconverted(
             ctx,

@@ -210,12 +210,14 @@ def cast_arguments(
     call: Call,
     casts: tuple[tuple[int, str], ...],
     group: int,
+    use_facts: bool = True,
 ) -> int:
     """Wrap the call's arguments in the casts (argument index, type); how many
-    were made (none for an argument that already has the type)."""
+    were made (none for an argument that already has the type).  ``use_facts``:
+    let the clang engine's answers (about the rows' ``arg_casts``) decide."""
     made = 0
     args = call.args
-    found = facts_in(ctx.cache)
+    found = facts_in(ctx.cache) if use_facts else None
     for index, cast in casts:
         if index >= len(args):
             continue

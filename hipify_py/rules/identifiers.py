@@ -1027,7 +1027,8 @@ def _roc_casts(ctx: Context, row: Row, call: Call, target: str, start: int, end:
             end=end,
         )
     casts = found.casts
-    made = cast_arguments(ctx, call, casts, ctx.new_group())
+    # (the clang engine's facts are about the HIP casts, not these)
+    made = cast_arguments(ctx, call, casts, ctx.new_group(), use_facts=False)
     if made:
         types = sorted({cast for index, cast in casts if index < len(call.args)})
         ctx.report(

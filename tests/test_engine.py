@@ -459,3 +459,12 @@ def test_a_namespace_alias_in_a_comment_is_no_alias() -> None:
         "__global__ void k() { auto c = cg::this_cluster(); }\n"
     )
     assert [d.code for d in translate(src).diagnostics if d.code == "HPY101"] == []
+
+
+def test_a_commented_warp_sync_opt_in_define_does_not_count() -> None:
+    src = (
+        "// #define HIP_ENABLE_WARP_SYNC_BUILTINS\n"
+        "__global__ void k(int* p) { p[0] = __shfl_sync(0xffffffffffffffffull, p[0], 0); }\n"
+    )
+    text = out(src, hip_version="6.2")
+    assert "#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#endif" in text

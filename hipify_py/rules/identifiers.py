@@ -565,7 +565,7 @@ def _shim_definition(ctx: Context, row: Row, node: tree_sitter.Node | None) -> b
         return True
     cached = ctx.cache.get("already_hip")
     if not isinstance(cached, bool):
-        cached = _directive_in(ctx, _HIP_INCLUDE) and not _includes_cuda(ctx)
+        cached = directive_in(ctx, _HIP_INCLUDE) and not _includes_cuda(ctx)
         ctx.cache["already_hip"] = cached
     return cached
 
@@ -584,7 +584,8 @@ def _is_directive(ctx: Context, match: re.Match[str]) -> bool:
     return scanner_of(ctx).classify(at, at + 1)[0] not in _NOT_CODE
 
 
-def _directive_in(ctx: Context, pattern: re.Pattern[str]) -> bool:
+def directive_in(ctx: Context, pattern: re.Pattern[str]) -> bool:
+    """Does ``pattern`` (which starts at a ``#``) match a directive, not comment text?"""
     return any(_is_directive(ctx, match) for match in pattern.finditer(ctx.text))
 
 
@@ -845,7 +846,7 @@ def _in_file_name(row: Row, ctx: Context, older: bool) -> str | None:
                 for w in present
                 if w in names
             )
-            or _directive_in(ctx, _BLAS_INCLUDE)
+            or directive_in(ctx, _BLAS_INCLUDE)
         )
         solver_only = ctx.cache["solver_only"] = solver and not blas
     if solver_only:

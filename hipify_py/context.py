@@ -112,10 +112,6 @@ class Context:
         (HPY108): --roc never falls back to the HIP library's names."""
         return self.options.roc and (row.roc is not None or self.table.roc_header(row) is not None)
 
-    def roc_missing(self, row: Row) -> bool:
-        """With --roc: a name of a ROC family that the ROC library lacks."""
-        return row.roc is None and row.hip is not None and self.using_roc(row)
-
     def hip_name_for(self, row: Row) -> str | None:
         """The name ``row`` becomes: with --roc its ROC name (None where the ROC
         library lacks it, see ``using_roc``), else its HIP name."""

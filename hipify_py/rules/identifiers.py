@@ -622,7 +622,8 @@ def _rename(
     target = ctx.hip_name_for(row)
     using_roc = ctx.using_roc(row)
     if using_roc and target is None and row.hip is not None:
-        report_no_roc_name(ctx, row, start, end)
+        if not in_string:  # (--rewrite-strings: a string keeps it; strings decide nothing)
+            report_no_roc_name(ctx, row, start, end)
         return
     if using_roc and row.roc_in_call:
         target = (

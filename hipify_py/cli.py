@@ -191,7 +191,10 @@ def cli() -> None:
 @click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
 @hip_version
 @click.option(
-    "--roc", is_flag=True, help="Use rocBLAS/rocSPARSE/rocRAND/rocSOLVER/MIOpen names where known."
+    "--roc",
+    is_flag=True,
+    help="Use rocBLAS/rocSPARSE/rocRAND/rocSOLVER/MIOpen names and headers; a name the ROC "
+    "library lacks is an error (HPY108) where it is used.",
 )
 @click.option(
     "--launch-syntax",

@@ -107,27 +107,17 @@ class Context:
             )
         )
 
-    def roc_blocked(self) -> dict[str, str]:
-        """With --roc: library -> a name of it the file uses that the ROC
-        library lacks.  Such a library keeps its HIP names in this file (one
-        file cannot mix hipSOLVER calls with rocSOLVER handles)."""
-        cached = self.cache.get("roc_blocked")
-        if isinstance(cached, dict):
-            return cached
-        blocked: dict[str, str] = {}
-        names = self.table.names
-        for word in sorted(self.present):
-            row = names.get(word)
-            if row is not None and row.hip and not row.roc and row.library not in blocked:
-                blocked[row.library] = word
-        self.cache["roc_blocked"] = blocked
-        return blocked
-
-    def uses_roc(self, library: str) -> bool:
-        return self.options.roc and library not in self.roc_blocked()
+    def using_roc(self, row: Row) -> bool:
+        """With --roc: does ``row`` belong to a family that has a ROC library
+        (rocBLAS, rocSPARSE, rocSOLVER, rocRAND, MIOpen)?  Its name is then the
+        ROC library's, or, where that has none, left as it is and reported
+        (HPY108): --roc never falls back to the HIP library's names."""
+        return self.options.roc and (row.roc is not None or self.table.roc_header(row) is not None)
 
     def hip_name_for(self, row: Row) -> str | None:
-        if row.roc and self.uses_roc(row.library):
+        """The name ``row`` becomes: with --roc its ROC name (None where the ROC
+        library lacks it, see ``using_roc``), else its HIP name."""
+        if self.using_roc(row):
             return row.roc
         if row.hip and "_fnuz" in row.hip.lower() and self.options.fp8_flavour() == "ocp":
             # the tables name the FNUZ types gfx942 has; OCP drops the suffix

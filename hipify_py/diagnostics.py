@@ -169,14 +169,33 @@ STRING_MENTION = _code(
 ROC_FALLBACK = _code(
     "HPY108",
     "roc-library-incomplete",
+    E,
+    "with --roc, a CUDA name or header the ROC library (rocBLAS, rocSPARSE, rocSOLVER, rocRAND, "
+    "MIOpen) lacks; left unchanged",
+    why="--roc asks for the ROC libraries, and one file cannot mix them with the HIP library "
+    "of the same family (a rocSOLVER handle passed to a hipSOLVER function does not compile), so "
+    "the name is neither renamed to the HIP library's nor does the file quietly switch to it: "
+    "each such use is reported where it is, and only names in code count (a comment or a "
+    "string never changes the translation).",
+    example="cusparseSpSMDescr_t d;  // no rocSPARSE name: left unchanged, reported",
+    fix="Rewrite the use with the ROC library's own API, or keep this code on the HIP library "
+    "(hipSPARSE, hipSOLVER, ...): translate the file without --roc (the hint names the HIP "
+    "name and header).",
+)
+ROC_ARGUMENT_CAST = _code(
+    "HPY115",
+    "roc-argument-cast",
     N,
-    "with --roc, a library the file uses has CUDA names the ROC library lacks, so the file keeps "
-    "the HIP library's names and header for it",
-    why="Mixing the two (a rocSOLVER handle passed to a hipSOLVER function, a hipSOLVER call "
-    "under the rocSOLVER header) does not compile; one file uses one of them per library.",
-    example="cusolverDnSgetrf_bufferSize(h, ...)  // no rocSOLVER name: the file uses hipSOLVER",
-    fix="Nothing to do: the HIP library works on AMD GPUs.  To use the ROC library, port the "
-    "calls it lacks by hand.",
+    "with --roc, a call's complex, half or bfloat16 arguments are cast to the ROC library's own "
+    "types (same layout)",
+    why="rocBLAS, rocSOLVER and rocSPARSE take rocblas_float_complex*, rocblas_half*, "
+    "rocsparse_double_complex*, ... where CUDA's calls take cuComplex*, __half*, ...; the file "
+    "keeps HIP's types (hipFloatComplex, __half, __hip_bfloat16), which its arithmetic "
+    "(hipCaddf, __hadd, kernels) needs, and the values have the same layout, so the pointers "
+    "are cast at the call.",
+    example="cublasCgemm(h, ..., alpha, A, ...)  // rocblas_cgemm(h, ..., "
+    "(const rocblas_float_complex*)(alpha), ...)",
+    fix="Nothing to do.  To drop the casts, declare the values with the ROC types.",
 )
 SIGNATURE_CAUTION = _code(
     "HPY109",

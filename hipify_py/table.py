@@ -83,12 +83,13 @@ ROW_FIELDS = frozenset(
         "arg_from",
         "roc_args",
         "older_in_call",
+        "roc_in_call",
     )
 )
 HEADER_FIELDS = frozenset(
     {"hip", "roc", "library", "status", "note", "hint", "hip_added", "override", "needs_runtime"}
 )
-PROVIDER_FIELDS = frozenset({"header", "prefixes", "note"})
+PROVIDER_FIELDS = frozenset({"header", "prefixes", "note", "with_roc"})
 RELEASE_FIELDS = frozenset({"version", "rocm", "note"})
 LEGACY_FIELDS = frozenset({"params", "returns", "v2", "note"})
 FILE_FIELDS = frozenset(
@@ -103,6 +104,7 @@ FILE_FIELDS = frozenset(
         "releases",
         "legacy",
         "legacy_letters",
+        "roc_casts",
         "note",
     }
 )
@@ -200,6 +202,11 @@ class Row(NamedTuple):
     # the HIP argument fields do not apply to the ROC function
     roc_caution: str = ""
     roc_args: tuple[tuple[int, str], ...] = ()
+    # with --roc, (call prefix, name): inside the arguments of such a call the
+    # name instead of ``roc`` (CUDA_R_32F passed to cusparse* is rocSPARSE's
+    # rocsparse_datatype_f32_r, to cufft* hipFFT's HIP_R_32F); file-wide where
+    # only that library's calls are in the file's code
+    roc_in_call: tuple[tuple[str, str], ...] = ()
 
     @property
     def fixes_arguments(self) -> bool:
@@ -238,6 +245,19 @@ class Provider(NamedTuple):
     header: str
     prefixes: tuple[tuple[str, str], ...] = ()
     origin: str = ""
+    # the HIP libraries' headers include this library's HIP header and the ROC
+    # libraries' do not: with --roc a file using its names gets it included
+    with_roc: bool = False
+
+
+class RocCasts(NamedTuple):
+    """With --roc, the casts (argument index, ROC type) a call of ``args``
+    arguments needs (mappings/roc-casts.yaml), and how the ROC function's
+    signature differs beyond them (``differs``: hipcc's words; reported)."""
+
+    args: int
+    casts: tuple[tuple[int, str], ...]
+    differs: str = ""
 
 
 class Release(NamedTuple):
@@ -278,6 +298,10 @@ class MappingTable:
     digest: str
     _newest: Version | None = field(default=None, repr=False, compare=False)
     _qualified: list[tuple[str, str, Row]] | None = field(default=None, repr=False, compare=False)
+    _roc_headers: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
+    # CUDA function -> (argument index, ROC type): with --roc, the casts its call
+    # needs where the ROC function takes the ROC library's value types
+    roc_casts: dict[str, RocCasts] = field(default_factory=dict)
     providers: dict[str, Provider] = field(default_factory=dict)
     releases: dict[str, Release] = field(default_factory=dict)
     legacy: dict[str, LegacyCall] = field(default_factory=dict)
@@ -298,6 +322,28 @@ class MappingTable:
                     scope, last = row.cuda.rsplit("::", 1)
                     found.append((scope, last, row))
             self._qualified = found
+        return found
+
+    def roc_header(self, row: Row) -> str | None:
+        """The ROC library header of the family ``row`` belongs to (its
+        provider's CUDA header, or a prefix's, as in providers.yaml), None when
+        there is no ROC library for it (cuBLASLt, cuFFT, the runtime).  With
+        --roc such a family's names become its ROC names, and a name the ROC
+        library lacks is reported."""
+        cached = self._roc_headers
+        if row.cuda in cached:
+            return cached[row.cuda]
+        found: str | None = None
+        provider = self.providers.get(row.library)
+        if provider is not None:
+            header = provider.header
+            for prefix, other in provider.prefixes:  # longest first
+                if row.cuda.startswith(prefix):
+                    header = other
+                    break
+            header_row = self.headers.get(header)
+            found = header_row.roc if header_row is not None else None
+        cached[row.cuda] = found
         return found
 
     def newest_hip_version(self) -> Version:
@@ -524,6 +570,7 @@ def _parse_row(
         roc_args=_roc_args(data.get("roc_args"), where, name),
         older_in_call=_in_call(data.get("older_in_call"), where, name),
         value=values["value"],
+        roc_in_call=_in_call(data.get("roc_in_call"), where, name),
         origin=where,
         **{key: values[key] for key in VERSION_FIELDS},
     )
@@ -602,7 +649,14 @@ def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) 
             header=header,
             prefixes=tuple(sorted(pairs, key=lambda pair: -len(pair[0]))),
             origin=where,
+            with_roc=_flag(data.get("with_roc", False), where, library, "with_roc"),
         )
+
+
+def _flag(value: Any, where: str, library: str, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise TableError(f"{where}: provider {library!r}: {key} must be true or false")
+    return value
 
 
 def _parse_releases(doc: dict[str, Any], path: Path, out: dict[str, Release]) -> None:
@@ -726,6 +780,8 @@ def content_digest(files: Iterable[Path]) -> str:
     h = hashlib.sha256(
         f"schema{SCHEMA_VERSION}{Row._fields}{HeaderRow._fields}{LegacyCall._fields}".encode()
     )
+    layout = f"{Row._fields}{HeaderRow._fields}{tuple(MappingTable.__dataclass_fields__)}"
+    h = hashlib.sha256(f"schema{SCHEMA_VERSION}{layout}".encode())
     for path in files:
         h.update(path.name.encode() + b"\0")
         h.update(path.read_bytes())
@@ -745,6 +801,7 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
     releases: dict[str, Release] = {}
     legacy: dict[str, LegacyCall] = {}
     legacy_letters: dict[str, dict[str, str]] = {}
+    roc_casts: dict[str, RocCasts] = {}
     libraries: dict[str, LibraryInfo] = {}
     for path in files:
         doc = _read_yaml(path, loader)
@@ -767,11 +824,14 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
             _parse_legacy(doc, path, legacy)
         if "legacy_letters" in doc:
             _parse_letters(doc, path, legacy_letters)
+        if "roc_casts" in doc:
+            _parse_roc_casts(doc, path, roc_casts)
         if "sections" not in doc:
-            if not {"headers", "providers", "releases", "legacy", "legacy_letters"} & set(doc):
+            kinds = {"headers", "providers", "releases", "legacy", "legacy_letters", "roc_casts"}
+            if not kinds & set(doc):
                 raise TableError(
                     f"{path}:1: file has none of 'sections', 'headers', 'providers', "
-                    "'releases', 'legacy'"
+                    "'releases', 'legacy', 'roc_casts'"
                 )
             continue
         library = doc.get("library")
@@ -810,6 +870,10 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
                 f"{provider.origin}: provider {provider.library!r}: header {provider.header!r} "
                 "is not a header of includes.yaml"
             )
+    for name in roc_casts:
+        cast_row = names.get(name)
+        if cast_row is None or not cast_row.roc or cast_row.kind != "function":
+            raise TableError(f"{directory}:0: roc_casts: {name!r} is no function with a roc name")
     return MappingTable(
         names=names,
         headers=header_rows,
@@ -819,7 +883,31 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
         releases=releases,
         legacy=legacy,
         legacy_letters=legacy_letters,
+        roc_casts=roc_casts,
     )
+
+
+def _parse_roc_casts(doc: dict[str, Any], path: Path, out: dict[str, RocCasts]) -> None:
+    casts = doc["roc_casts"]
+    if not isinstance(casts, dict):
+        raise TableError(f"{path}:1: 'roc_casts' must map CUDA function -> {{args, casts}}")
+    for name, data in casts.items():
+        if name == "__line__":
+            continue
+        where = f"{path}:{_line(casts)}"
+        if name in out:
+            raise TableError(f"{where}: roc_casts: duplicate {name!r}")
+        args = data.get("args") if isinstance(data, dict) else None
+        if not isinstance(args, int) or isinstance(args, bool) or args < 1:
+            raise TableError(f"{where}: roc_casts: {name!r} needs args (the number of arguments)")
+        unknown = set(data) - {"args", "casts", "differs", "__line__"}
+        if unknown:
+            raise TableError(f"{where}: roc_casts: {name!r}: unknown {', '.join(sorted(unknown))}")
+        out[str(name)] = RocCasts(
+            args,
+            _int_keyed(data.get("casts"), where, str(name), "casts"),
+            _text(data.get("differs"), where, "differs"),
+        )
 
 
 def _check_idempotent(names: Mapping[str, Row]) -> None:

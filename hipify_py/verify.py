@@ -932,6 +932,11 @@ def verify(
             # the names roc_args writes (rocsparse_analysis_policy_force)
             for name in sorted({w for _, text in row.roc_args for w in _WRITTEN.findall(text)}):
                 checks.append(hip_check(row, "roc", name))
+            # the names --roc emits inside other libraries' calls (roc_in_call)
+            for _, variant in row.roc_in_call:
+                if variant not in (row.roc, row.hip):
+                    side = "roc" if variant.startswith("roc") else "hip"
+                    checks.append(hip_check(row, side, variant))
         if cuda is not None:
             checks.append(check_name(table, row, "cuda", row.cuda, cuda, cuda.version))
     names = sorted(wanted or {r.library for r in table.names.values()})

@@ -303,7 +303,7 @@ def test_namespace_alias_of_a_cuda_namespace_is_cuda() -> None:
     assert [d.column for d in found] == [36, 83]
 
 
-def test_roc_keeps_hip_names_for_a_library_the_roc_one_cannot_cover() -> None:
+def test_roc_reports_each_name_the_roc_library_lacks_and_never_falls_back() -> None:
     src = (
         "#include <cusolverDn.h>\n#include <cublas_v2.h>\n"
         "void f() { cusolverDnHandle_t h; cusolverDnCreate(&h); cusolverDnSgetrf_bufferSize(h, 1, 1, 0, 1, 0);\n"
@@ -311,11 +311,17 @@ def test_roc_keeps_hip_names_for_a_library_the_roc_one_cannot_cover() -> None:
     )
     result = translate(src, roc=True)
     text = str(result.text)
-    assert "#include <hipsolver/hipsolver.h>" in text and "hipsolverDnCreate(&h)" in text
-    assert "hipsolverDnSgetrf_bufferSize(h" in text and "rocsolver" not in text
+    # rocSOLVER's handle is rocBLAS's; the names rocSOLVER lacks stay CUDA's
+    assert "#include <rocsolver/rocsolver.h>" in text and "rocblas_handle h;" in text
+    assert "rocblas_create_handle(&h)" in text and "cusolverDnSgetrf_bufferSize(h" in text
+    assert "hipsolver" not in text
     assert "#include <rocblas/rocblas.h>" in text and "rocblas_create_handle(&b)" in text
-    notes = [d for d in result.diagnostics if d.code == "HPY108"]
-    assert len(notes) == 1 and "cusolverDnSgetrf_bufferSize" in notes[0].message
+    errors = [d for d in result.diagnostics if d.code == "HPY108"]
+    assert [(d.severity, d.name, d.line) for d in errors] == [
+        ("error", "cusolverDnSgetrf_bufferSize", 3)
+    ]
+    assert "hipsolverDnSgetrf_bufferSize" in errors[0].hint
+    assert result.stats.to_dict()["unconverted"] == 1
 
 
 def test_cuda_headers_that_become_the_same_hip_header_are_included_once() -> None:
@@ -445,3 +451,20 @@ def test_return_type_after_an_unknown_macro_in_a_class_is_renamed() -> None:
     out = str(translate(src, insert_runtime_include=False).text)
     assert out.count("hipError_t") == 2 and "cudaError_t" not in out
     assert "hipStream_t cudaStream __attribute__" in out  # the member's name stays
+
+
+def test_a_namespace_alias_in_a_comment_is_no_alias() -> None:
+    src = (
+        "#include <cooperative_groups.h>\n// namespace cg = cooperative_groups;\n"
+        "__global__ void k() { auto c = cg::this_cluster(); }\n"
+    )
+    assert [d.code for d in translate(src).diagnostics if d.code == "HPY101"] == []
+
+
+def test_a_commented_warp_sync_opt_in_define_does_not_count() -> None:
+    src = (
+        "// #define HIP_ENABLE_WARP_SYNC_BUILTINS\n"
+        "__global__ void k(int* p) { p[0] = __shfl_sync(0xffffffffffffffffull, p[0], 0); }\n"
+    )
+    text = out(src, hip_version="6.2")
+    assert "#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#endif" in text

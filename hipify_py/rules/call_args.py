@@ -362,6 +362,45 @@ def _runs(indices: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
+def cast_arguments(
+    ctx: Context,
+    call: Call,
+    casts: tuple[tuple[int, str], ...],
+    group: int,
+    use_facts: bool = True,
+) -> int:
+    """Wrap the call's arguments in the casts (argument index, type); how many
+    were made (none for an argument that already has the type).  ``use_facts``:
+    let the clang engine's answers (about the rows' ``arg_casts``) decide."""
+    made = 0
+    args = call.args
+    found = facts_in(ctx.cache) if use_facts else None
+    for index, cast in casts:
+        if index >= len(args):
+            continue
+        arg = args[index]
+        text = ctx.text[arg.start : arg.end].replace(" ", "")
+        if text.startswith(f"({cast.replace(' ', '')})") or text.startswith(
+            f"reinterpret_cast<{cast.replace(' ', '')}>"
+        ):
+            continue  # already cast
+        if text in _NULL_POINTERS and "*" in cast:
+            continue  # a null pointer constant converts to any pointer type
+        if found is not None and arg.start in found.typed_arguments:
+            continue  # its type already converts to HIP's parameter type
+        if (
+            not (found is not None and arg.start in found.cast_arguments)
+            and arg.kind == "identifier"
+            and not call.in_macro
+            and _declared_as(ctx, text, cast, call.scope)
+        ):
+            continue  # `void** p` already has the type (in a macro, a parameter has none)
+        ctx.edit(arg.start, arg.start, f"({cast})(", "cast", group=group)
+        ctx.edit(arg.end, arg.end, ")", "cast", group=group)
+        made += 1
+    return made
+
+
 def fix_arguments(ctx: Context, row: Row, call: Call, inserts: bool = True) -> None:
     """Wrap arguments in the casts HIP's signatures need (``(void**)(&p)``),
     pass symbols through HIP's macros (``HIP_SYMBOL(sym)``), write the
@@ -391,28 +430,7 @@ def fix_arguments(ctx: Context, row: Row, call: Call, inserts: bool = True) -> N
         if row.casts_until and cached_version(row.casts_until) <= ctx.target_hip
         else row.arg_casts
     )
-    for index, cast in casts:
-        if index >= len(args):
-            continue
-        arg = args[index]
-        text = ctx.text[arg.start : arg.end].replace(" ", "")
-        if text.startswith(f"({cast.replace(' ', '')})") or text.startswith(
-            f"reinterpret_cast<{cast.replace(' ', '')}>"
-        ):
-            continue  # already cast
-        if text in _NULL_POINTERS and "*" in cast:
-            continue  # a null pointer constant converts to any pointer type
-        if facts is not None and arg.start in facts.typed_arguments:
-            continue  # its type already converts to HIP's parameter type
-        if (
-            not (facts is not None and arg.start in facts.cast_arguments)
-            and arg.kind == "identifier"
-            and not call.in_macro
-            and _declared_as(ctx, text, cast, call.scope)
-        ):
-            continue  # `void** p` already has the type (in a macro, a parameter has none)
-        ctx.edit(arg.start, arg.start, f"({cast})(", "cast", group=group)
-        ctx.edit(arg.end, arg.end, ")", "cast", group=group)
+    cast_arguments(ctx, call, casts, group)
     missing = [text for index, text in row.arg_defaults if index >= len(args)]
     if missing and min(index for index, _ in row.arg_defaults if index >= len(args)) == len(args):
         added = ", ".join(missing)

@@ -11,7 +11,8 @@ becomes one that holds on both platforms:
 * ``#ifndef G`` -> ``#if !defined(H) && !defined(G)``
 * ``defined(G)`` in ``#if`` / ``#elif`` -> ``(defined(H) || defined(G))``
 
-where H is the HIP guard the table names.  A test already in that form is
+where H is the HIP guard the table names (with --roc the ROC header's; a
+guard the ROC header lacks is reported, HPY108).  A test already in that form is
 left alone, so a second run changes nothing.  Other uses of a guard name are
 the identifiers rule's ordinary rename.
 """
@@ -24,7 +25,7 @@ import tree_sitter
 
 from ..context import Context
 from ..table import Row
-from .identifiers import occurrences
+from .identifiers import occurrences, report_no_roc_name
 
 SECTION = "Header Guards"
 
@@ -50,6 +51,14 @@ def _rewrite(ctx: Context, row: Row, start: int) -> None:
         return
     parent = node.parent
     hip = row.hip or ""
+    if ctx.using_roc(row):
+        # --roc: the ROC header's guard (rocRAND's ROCRAND_H_); a guard the ROC
+        # header lacks (rocSOLVER's) is an error, as any name it lacks
+        if not row.roc:
+            if parent.type in ("preproc_ifdef", "preproc_elifdef", "preproc_defined"):
+                report_no_roc_name(ctx, row, start, end)
+            return
+        hip = row.roc
     if parent.type in ("preproc_ifdef", "preproc_elifdef") and parent.child_by_field_name(
         "name"
     ) == node:

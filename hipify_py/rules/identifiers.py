@@ -31,6 +31,7 @@ from .call_args import (
     argument_from_call,
     call_in_text,
     call_of_node,
+    cast_arguments,
     fix_arguments,
     rewrite_roc_arguments,
 )
@@ -443,7 +444,10 @@ def _cuda_aliases(ctx: Context) -> frozenset[str]:
         names = ctx.table.names
         aliases = set()
         if "namespace" in ctx.present:
-            for alias, target in _ALIAS.findall(ctx.text):
+            for match in _ALIAS.finditer(ctx.text):
+                if scanner_of(ctx).classify(match.start(), match.start() + 9)[0] in _NOT_CODE:
+                    continue  # `namespace` in a comment or string
+                alias, target = match.groups()
                 first = target.split("::")[0].strip()
                 row = names.get(first)
                 if row is not None and row.kind == "namespace":
@@ -499,8 +503,6 @@ def run(ctx: Context) -> None:
         hits.extend((pos, row) for pos in occurrences(text, name))
     hits.extend(_qualified_hits(ctx))
     hits.sort(key=lambda hit: hit[0])
-    if ctx.options.roc:
-        _report_roc_fallback(ctx, hits)
     for word in present & KERNEL_WORDS:
         if ctx.uses_kernel_syntax:
             break
@@ -599,14 +601,28 @@ def _shim_definition(ctx: Context, row: Row, node: tree_sitter.Node | None) -> b
         return True
     cached = ctx.cache.get("already_hip")
     if not isinstance(cached, bool):
-        cached = bool(_HIP_INCLUDE.search(ctx.text)) and not _includes_cuda(ctx)
+        cached = directive_in(ctx, _HIP_INCLUDE) and not _includes_cuda(ctx)
         ctx.cache["already_hip"] = cached
     return cached
 
 
 def _includes_cuda(ctx: Context) -> bool:
     headers = ctx.table.headers
-    return any(match.group(1) in headers for match in _ANY_INCLUDE.finditer(ctx.text))
+    return any(
+        match.group(1) in headers and _is_directive(ctx, match)
+        for match in _ANY_INCLUDE.finditer(ctx.text)
+    )
+
+
+def _is_directive(ctx: Context, match: re.Match[str]) -> bool:
+    """Is the #include the match found a directive, not text in a comment?"""
+    at = ctx.text.index("#", match.start())
+    return scanner_of(ctx).classify(at, at + 1)[0] not in _NOT_CODE
+
+
+def directive_in(ctx: Context, pattern: re.Pattern[str]) -> bool:
+    """Does ``pattern`` (which starts at a ``#``) match a directive, not comment text?"""
+    return any(_is_directive(ctx, match) for match in pattern.finditer(ctx.text))
 
 
 def _unconverted(
@@ -697,7 +713,17 @@ def _rename(
             )
             return
     target = ctx.hip_name_for(row)
-    using_roc = target is not None and target != row.hip
+    using_roc = ctx.using_roc(row)
+    if using_roc and target is None and row.hip is not None:
+        if not in_string:  # (--rewrite-strings: a string keeps it; strings decide nothing)
+            report_no_roc_name(ctx, row, start, end)
+        return
+    if using_roc and row.roc_in_call:
+        target = (
+            (_in_call_name(row, node, ctx, False, row.roc_in_call) if node is not None else None)
+            or _roc_in_file_name(row, ctx)
+            or target
+        )
     older = (
         not using_roc and bool(row.older_until) and cached_version(row.older_until) > ctx.target_hip
     )
@@ -784,6 +810,20 @@ def _rename(
             + (f" ({row.hint})" if row.hint else ""),
         )
         return
+    if using_roc and row.roc_added and cached_version(row.roc_added) > ctx.target_hip:
+        _unconverted(
+            ctx,
+            row,
+            name,
+            end,
+            D.NEEDS_NEWER_HIP,
+            start,
+            f"{name} -> {target} needs ROCm >= {format_version(cached_version(row.roc_added))} "
+            f"(target is {format_version(ctx.target_hip)}); left unchanged",
+            hint="raise --hip-version if your ROCm is newer, or port this use by hand"
+            + (f" ({row.hint})" if row.hint else ""),
+        )
+        return
     if using_roc and row.roc_removed and cached_version(row.roc_removed) <= ctx.target_hip:
         _unconverted(
             ctx,
@@ -857,6 +897,8 @@ def _rename(
             name=name,
             end=end,
         )
+    if call is not None and using_roc and not rewritten:
+        _roc_casts(ctx, row, call, target, start, end)
     if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
         ctx.uses_runtime = True
     if target != name:
@@ -956,19 +998,60 @@ def _in_file_name(row: Row, ctx: Context, older: bool) -> str | None:
     if not isinstance(solver_only, bool):
         names = ctx.table.names
         present = ctx.present
-        solver = any(w.startswith("cusolver") and w in names for w in present)
+        solver = any(w.startswith("cusolver") and w in names and in_code(ctx, w) for w in present)
         blas = solver and (
             any(
-                w.startswith("cublas") and names[w].kind == "function"
+                w.startswith("cublas") and names[w].kind == "function" and in_code(ctx, w)
                 for w in present
                 if w in names
             )
-            or re.search(r"#\s*include\s*[<\"](?:cublas|cublasLt)\w*\.h", ctx.text) is not None
+            or directive_in(ctx, _BLAS_INCLUDE)
         )
         solver_only = ctx.cache["solver_only"] = solver and not blas
     if solver_only:
         return dict(row.in_call).get("cusolver")
     return None
+
+
+_BLAS_INCLUDE = re.compile(r"#\s*include\s*[<\"](?:cublas|cublasLt)\w*\.h")
+_NOT_CODE = frozenset({"comment", "string", "text"})
+
+
+def in_code(ctx: Context, name: str) -> bool:
+    """Is ``name`` used in code (a macro body counts), not only in comments,
+    strings, #include paths or #error / #warning text?  Only code decides how
+    a file is translated."""
+    known = ctx.cache.setdefault("in_code", {})
+    assert isinstance(known, dict)
+    found = known.get(name)
+    if found is None:
+        scanner = scanner_of(ctx)
+        found = known[name] = any(
+            scanner.classify(pos, pos + len(name))[0] in ("code", "macro", "keyword")
+            for pos in occurrences(ctx.text, name)
+        )
+    return bool(found)
+
+
+def _roc_in_file_name(row: Row, ctx: Context) -> str | None:
+    """--roc, outside the calls: the ``roc_in_call`` name of the one library
+    whose calls the file's code makes (a cuSPARSE-only file's cudaDataType is
+    rocSPARSE's), else None (the ``roc`` name: rocBLAS's)."""
+    prefixes = sorted((prefix for prefix, _ in row.roc_in_call), key=len, reverse=True)
+    key = "roc_in_file:" + ",".join(prefixes)
+    found = ctx.cache.get(key)
+    if not isinstance(found, str):
+        names = ctx.table.names
+        used: set[str] = set()
+        for word in ctx.present:
+            if not word.startswith("cu") or word not in names or names[word].kind != "function":
+                continue
+            owner = next((p for p in prefixes if word.startswith(p)), None)
+            owner = owner or ("cublas" if word.startswith("cublas") else None)
+            if owner is not None and owner not in used and in_code(ctx, word):
+                used.add(owner)
+        found = ctx.cache[key] = used.pop() if len(used) == 1 else ""
+    return dict(row.roc_in_call).get(found) if found else None
 
 
 _DATATYPE_USERS = ("cusparse", "cusolver", "cufft", "cutensor", "nccl", "curand", "cudnn")
@@ -978,7 +1061,7 @@ def _blas_only_datatypes(ctx: Context) -> bool:
     """Does cuBLAS take the file's cudaDataType values, and no other library?"""
     found = ctx.cache.get("blas_only_datatypes")
     if not isinstance(found, bool):
-        words = [w for w in ctx.present if w in ctx.table.names]
+        words = [w for w in ctx.present if w in ctx.table.names and in_code(ctx, w)]
         found = any(w.startswith("cublas") for w in words) and not any(
             w.startswith(_DATATYPE_USERS) for w in words
         )
@@ -986,7 +1069,13 @@ def _blas_only_datatypes(ctx: Context) -> bool:
     return found
 
 
-def _in_call_name(row: Row, node: tree_sitter.Node, ctx: Context, older: bool) -> str | None:
+def _in_call_name(
+    row: Row,
+    node: tree_sitter.Node,
+    ctx: Context,
+    older: bool,
+    alternatives: tuple[tuple[str, str], ...] | None = None,
+) -> str | None:
     """The row's name for the call whose arguments ``node`` is directly in."""
     current = node.parent
     while current is not None and current.type not in _STOP_AT:
@@ -996,7 +1085,8 @@ def _in_call_name(row: Row, node: tree_sitter.Node, ctx: Context, older: bool) -
             if function is None:
                 return None
             callee = ctx.node_text(function).split("::")[-1].strip()
-            alternatives = (*row.older_in_call, *row.in_call) if older else row.in_call
+            if alternatives is None:
+                alternatives = (*row.older_in_call, *row.in_call) if older else row.in_call
             for prefix, alternative in alternatives:
                 if callee.startswith(prefix):
                     return alternative
@@ -1009,7 +1099,13 @@ def _call(
     ctx: Context, row: Row, start: int, end: int, node: tree_sitter.Node | None, in_string: bool
 ) -> Call | None:
     """The call this name makes, when the row has argument-level fixes."""
-    if in_string or not (row.by_arity or row.fixes_arguments or row.roc_args or row.arg_from):
+    if in_string or not (
+        row.by_arity
+        or row.fixes_arguments
+        or row.roc_args
+        or row.arg_from
+        or row.cuda in ctx.table.roc_casts
+    ):
         return None
     if node is not None:
         return call_of_node(node)
@@ -1078,23 +1174,58 @@ def _qualified_hits(ctx: Context) -> list[tuple[int, Row]]:
     return hits
 
 
-def _report_roc_fallback(ctx: Context, hits: list[tuple[int, Row]]) -> None:
-    """Once per library that --roc would have mixed with its HIP names."""
-    blocked = ctx.roc_blocked()
-    done: set[str] = set()
-    for start, row in hits:
-        library = row.library
-        if library in blocked and row.roc and library not in done:
-            done.add(library)
-            ctx.report(
-                D.ROC_FALLBACK,
-                start,
-                f"--roc: {blocked[library]} has no ROC counterpart, so this file keeps the HIP "
-                f"names of the {library} library ({row.cuda} -> {row.hip}, not {row.roc})",
-                hint="the HIP library works on AMD GPUs; port the missing calls by hand to use "
-                "the ROC library",
-                name=row.cuda,
-            )
+def _roc_casts(ctx: Context, row: Row, call: Call, target: str, start: int, end: int) -> None:
+    """--roc: cast the arguments the ROC function takes as its own value types
+    (hipFloatComplex* -> rocblas_float_complex*, same layout), and say so."""
+    found = ctx.table.roc_casts.get(row.cuda)
+    if found is None or found.args != len(call.args):
+        return  # another form (legacy cuBLAS has no handle): its casts are not known
+    if found.differs and row.cuda not in ctx.cautioned:
+        ctx.cautioned.add(row.cuda)
+        ctx.report(
+            D.SIGNATURE_CAUTION,
+            start,
+            f"{row.cuda} -> {target}: the ROC function's signature differs (hipcc on a call "
+            f"with CUDA's argument types: {found.differs})",
+            hint=f"port this call to {target}'s parameters by hand (see its declaration), or "
+            "translate the file without --roc",
+            name=row.cuda,
+            end=end,
+        )
+    casts = found.casts
+    # (the clang engine's facts are about the HIP casts, not these)
+    made = cast_arguments(ctx, call, casts, ctx.new_group(), use_facts=False)
+    if made:
+        types = sorted({cast for index, cast in casts if index < len(call.args)})
+        ctx.report(
+            D.ROC_ARGUMENT_CAST,
+            start,
+            f"{row.cuda} -> {target}: {made} argument{'s' if made > 1 else ''} cast to "
+            f"{', '.join(types)} (the HIP types have the same layout)",
+            hint="declare the values with the ROC types to drop the casts",
+            name=row.cuda,
+            end=end,
+        )
+
+
+def report_no_roc_name(ctx: Context, row: Row, start: int, end: int) -> None:
+    """--roc, and the ROC library lacks this name: left as it is (the HIP name
+    would not mix with the ROC library's in one file) and reported as an error."""
+    header = ctx.table.roc_header(row)
+    provider = ctx.table.providers.get(row.library)
+    header_row = ctx.table.headers.get(provider.header) if provider is not None else None
+    hip_header = f" of <{header_row.hip}>" if header_row is not None and header_row.hip else ""
+    _unconverted(
+        ctx,
+        row,
+        row.cuda,
+        end,
+        D.ROC_FALLBACK,
+        start,
+        f"--roc: {row.cuda} has no counterpart in <{header}>; left unchanged",
+        hint=f"rewrite this use with <{header}>'s own API, or keep this code on the HIP "
+        f"library: translate the file without --roc, where it becomes {row.hip}{hip_header}",
+    )
 
 
 def _describe(row: Row) -> str:

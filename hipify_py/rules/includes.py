@@ -232,12 +232,28 @@ def run(ctx: Context) -> None:
             has_compat = True
         else:
             has_compat = True
+    if ctx.options.roc and any(h.roc in resulting for h in ctx.table.headers.values() if h.roc):
+        _roc_companions(ctx)
     for header in sorted(ctx.needed_headers - resulting):
         ctx.after_runtime.append(f"#include <{header}>{newline}")
     if ctx.needs_compat and not has_compat:
         ctx.after_runtime.append(f"{compat.PLAIN_INCLUDE}{newline}")
     if ctx.before_runtime or ctx.after_runtime:
         _place_around_runtime(ctx, None if inserted else first_provider)
+
+
+def _roc_companions(ctx: Context) -> None:
+    """With --roc: rocblas.h, rocsparse.h, ... do not include <hip/hip_complex.h>
+    as hipblas.h, hipsparse.h, ... do, so a file that uses the names of such a
+    library (providers.yaml ``with_roc``) gets its HIP header."""
+    table = ctx.table
+    for library in sorted({library for *_, library in ctx.references}):
+        provider = table.providers.get(library)
+        if provider is None or not provider.with_roc:
+            continue
+        row = table.headers.get(provider.header)
+        if row is not None and row.hip:
+            ctx.needed_headers.add(row.hip)
 
 
 _INCLUDE_LINE = re.compile(
@@ -284,7 +300,7 @@ def _target_name(ctx: Context, row: HeaderRow | None, name: str) -> str:
     without reporting anything."""
     if row is None:
         return name
-    target = row.roc if row.roc and ctx.uses_roc(row.library) else row.hip
+    target = row.roc if row.roc and ctx.options.roc else row.hip
     if target is None:
         return name
     if row.hip_added and target == row.hip and cached_version(row.hip_added) > ctx.target_hip:
@@ -293,7 +309,21 @@ def _target_name(ctx: Context, row: HeaderRow | None, name: str) -> str:
 
 
 def _target(ctx: Context, row: HeaderRow, path: IncludePath, name: str) -> str | None:
-    target = row.roc if row.roc and ctx.uses_roc(row.library) else row.hip
+    target = row.roc if row.roc and ctx.options.roc else row.hip
+    if ctx.options.roc and not row.roc and row.hip and _roc_family_header(ctx, row, name):
+        # --roc, and the ROC library has no such header: an error, as for names
+        ctx.stats.unconverted[f"<{name}>"] += 1
+        ctx.stats.unconverted_library[row.library] += 1
+        ctx.report(
+            D.ROC_FALLBACK,
+            path.start_byte,
+            f"--roc: <{name}> has no counterpart among the ROC library's headers; left unchanged",
+            hint=f"rewrite the code that needs it with the ROC library's own API, or translate "
+            f"the file without --roc, where it becomes <{row.hip}>",
+            name=name,
+            end=path.end_byte,
+        )
+        return None
     if target is not None and target.endswith("/*") and row.cuda.endswith("/*"):
         target = target[:-1] + name[len(row.cuda) - 1 :]
     if target is None:
@@ -321,6 +351,17 @@ def _target(ctx: Context, row: HeaderRow, path: IncludePath, name: str) -> str |
         )
         return None
     return target
+
+
+def _roc_family_header(ctx: Context, row: HeaderRow, name: str) -> bool:
+    """Is ``name`` a header of a library family that has a ROC library (its
+    provider header has a ``roc``)?  A sub-family's own header (cuBLASLt's,
+    a provider prefix's) is not."""
+    provider = ctx.table.providers.get(row.library)
+    if provider is None or any(header == name for _, header in provider.prefixes):
+        return False
+    main = ctx.table.headers.get(provider.header)
+    return main is not None and bool(main.roc)
 
 
 def _insert_runtime(ctx: Context, resulting: set[str], force: bool = False) -> bool:

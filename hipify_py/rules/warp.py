@@ -38,7 +38,7 @@ import tree_sitter
 from .. import diagnostics as D
 from ..context import Context
 from .device_code import Declared, declared_name, function_name, visible
-from .identifiers import OWNED_BY_RULES, occurrences, scanner_of
+from .identifiers import OWNED_BY_RULES, directive_in, occurrences, scanner_of
 
 SYNC_BUILTINS = (6, 2, 0)  # the _sync forms appear (ROCm 6.2)
 SYNC_BUILTINS_ON_BY_DEFAULT = (7, 0, 0)  # no opt-in macro needed any more (ROCm 7.0)
@@ -189,7 +189,8 @@ def run(ctx: Context) -> None:
             _check_shuffle_type(ctx, call)
         if call.name in BALLOTS and call.node is not None:
             _check_width(ctx, call)
-    already = re.search(rf"#[ \t]*define[ \t]+{OPT_IN_MACRO}\b", ctx.text) is not None
+    # (a #define in a comment does not count)
+    already = directive_in(ctx, re.compile(rf"#[ \t]*define[ \t]+{OPT_IN_MACRO}\b"))
     if first_needing is not None and ctx.target_hip < SYNC_BUILTINS_ON_BY_DEFAULT and not already:
         ctx.before_runtime.append(
             f"#ifndef {OPT_IN_MACRO}{_nl(ctx)}#define {OPT_IN_MACRO}{_nl(ctx)}#endif{_nl(ctx)}"

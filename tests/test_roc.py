@@ -1,0 +1,274 @@
+"""--roc through the real command line: only code decides the translation,
+names the ROC library lacks are errors where they are used (never a silent
+switch to the HIP library), and the complex / half values the ROC calls take
+are cast at the call, which the real hipcc of ROCm 7.2 and 6.4 compiles
+(Debian 13's HIP 5.7.1 packages no rocBLAS / rocSPARSE / rocSOLVER headers)."""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from conftest import REPO, run_cli
+from toolchain_support import amd_compiler
+
+FIXTURES = REPO / "fixtures"
+COMMENTED = b"#include <cudnn.h>\n// cudnnOpTensor is not used here\ncudnnHandle_t h; void f() { cudnnCreate(&h); }\n"
+
+
+def translated(source: bytes, *options: str) -> subprocess.CompletedProcess[bytes]:
+    """``hipify-py OPTIONS --stdout input.cu``: the translation on stdout, the
+    diagnostics (as ``input.cu:LINE:COLUMN: ...``) on stderr."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "input.cu"
+        path.write_bytes(source)
+        return run_cli(*options, "--no-cache", str(path), "--stdout", cwd=Path(folder))
+
+
+# ------------------------------------------------------------ 1. only code decides
+
+
+def test_a_comment_naming_a_name_miopen_lacks_changes_nothing() -> None:
+    plain = COMMENTED.replace(b"// cudnnOpTensor is not used here\n", b"")
+    with_comment = translated(COMMENTED, "--roc", "-v")
+    without = translated(plain, "--roc", "-v")
+    assert with_comment.returncode == without.returncode == 0
+    assert with_comment.stdout == (
+        b"#include <miopen/miopen.h>\n// cudnnOpTensor is not used here\n"
+        b"miopenHandle_t h; void f() { miopenCreate(&h); }\n"
+    )
+    assert without.stdout == with_comment.stdout.replace(b"// cudnnOpTensor is not used here\n", b"")
+    assert b"HPY108" not in with_comment.stderr and b"hipdnn" not in with_comment.stdout
+
+
+def test_strings_include_paths_and_error_text_change_nothing_either() -> None:
+    source = (
+        b'#include <cudnn.h>\n#include "cudnnOpTensor_helpers.h"\n'
+        b"#if 0\n#error cudnnOpTensor missing\n#endif\n"
+        b'const char* why = "cudnnOpTensor";\n'
+        b"/* cudnnOpTensor(h, ...) */ cudnnHandle_t h; void f() { cudnnCreate(&h); }\n"
+    )
+    done = translated(source, "--roc")
+    assert done.returncode == 0
+    assert b"miopenHandle_t h; void f() { miopenCreate(&h); }" in done.stdout
+    assert b"#include <miopen/miopen.h>" in done.stdout and b"hipdnn" not in done.stdout
+    assert b"HPY108" not in done.stderr
+
+
+def test_a_comment_does_not_decide_cusolver_names_either() -> None:
+    # a cuSOLVER-only file takes cuBLAS's enums as hipSOLVER's; a cuBLAS call or
+    # include that is only mentioned in a comment does not make it a cuBLAS file
+    source = (
+        b"#include <cusolverDn.h>\n// #include <cublas_v2.h>, cublasSgemm(...)\n"
+        b"void f(cusolverDnHandle_t h, int n, float* a, int* w) {\n"
+        b"  cublasFillMode_t uplo = CUBLAS_FILL_MODE_LOWER;\n"
+        b"  cusolverDnSpotrf(h, uplo, n, a, n, a, n, w);\n}\n"
+    )
+    done = translated(source)
+    assert done.returncode == 0
+    assert b"hipsolverFillMode_t uplo = HIPSOLVER_FILL_MODE_LOWER;" in done.stdout
+    code = source.replace(b"// #include <cublas_v2.h>, cublasSgemm(...)", b"#include <cublas_v2.h>")
+    assert b"hipblasFillMode_t uplo = HIPBLAS_FILL_MODE_LOWER;" in translated(code).stdout
+
+
+# ------------------------------------------------------------ 2. no silent fallback
+
+
+def test_each_use_of_a_name_rocsparse_lacks_is_an_error_and_the_rest_is_rocsparse(
+    tmp_path: Path,
+) -> None:
+    folder = FIXTURES / "262-roc-name-without-roc-counterpart"
+    source = (folder / "input.cu").read_bytes()
+    done = translated(source, "--roc")
+    assert done.returncode == 0
+    assert done.stdout == (folder / "expected.hip").read_bytes()
+    assert b"hipsparse" not in done.stdout  # no fallback to hipSPARSE
+    errors = [line for line in done.stderr.decode().splitlines() if "[HPY108]" in line]
+    assert [line.split(": error: ")[0] for line in errors] == ["input.cu:6:5", "input.cu:7:5", "input.cu:9:5"]
+    assert "cusparseSpSMDescr_t has no counterpart in <rocsparse/rocsparse.h>; left unchanged" in errors[0]
+    assert "where it becomes hipsparseSpSMDescr_t of <hipsparse/hipsparse.h>" in done.stderr.decode()
+    # the comment (line 3) and the string (line 8) are not uses
+    assert not any(line.startswith(("input.cu:3:", "input.cu:8:")) for line in errors)
+    strict = translated(source, "--roc", "--strict")
+    assert strict.returncode == 1
+
+
+def test_include_guard_tests_use_the_roc_headers_guard_or_are_reported() -> None:
+    rand = translated(b"#include <curand.h>\n#ifdef CURAND_H_\nint x;\n#endif\n", "--roc")
+    assert rand.stdout == (
+        b"#include <rocrand/rocrand.h>\n#if defined(ROCRAND_H_) || defined(CURAND_H_)\nint x;\n#endif\n"
+    )
+    # rocsolver.h defines no guard: testing hipSOLVER's would drop the block silently
+    solver = translated(b"#include <cusolverDn.h>\n#ifdef CUSOLVERDN_H_\nint x;\n#endif\n", "--roc")
+    assert b"#ifdef CUSOLVERDN_H_\n" in solver.stdout and b"HIPSOLVER_H" not in solver.stdout
+    assert "input.cu:2:8: error: --roc: CUSOLVERDN_H_ has no counterpart" in solver.stderr.decode()
+
+
+def test_a_header_the_roc_library_lacks_is_reported_not_switched_to_hip() -> None:
+    source = b"#include <cusolverSp.h>\n#include <curand_uniform.h>\n// #include <cusolverRf.h>\n"
+    done = translated(source, "--roc")
+    assert done.stdout == (
+        b"#include <cusolverSp.h>\n#include <rocrand/rocrand_kernel.h>\n// #include <cusolverRf.h>\n"
+    )
+    errors = [line for line in done.stderr.decode().splitlines() if "[HPY108]" in line]
+    assert len(errors) == 1 and errors[0].startswith("input.cu:1:10: error: --roc: <cusolverSp.h>")
+
+
+def test_cublaslt_has_no_roc_library_and_keeps_hipblaslt_names() -> None:
+    source = (
+        b"#include <cublasLt.h>\n#include <cublas_v2.h>\n"
+        b"void f() { cublasLtHandle_t lt; cublasLtCreate(&lt); cublasHandle_t h; cublasCreate(&h); }\n"
+    )
+    done = translated(source, "--roc")
+    assert done.returncode == 0
+    assert b"hipblasLtHandle_t lt; hipblasLtCreate(&lt); rocblas_handle h; rocblas_create_handle(&h);" in done.stdout
+    assert b"HPY108" not in done.stderr
+
+
+def test_a_roc_function_whose_parameters_differ_is_reported_not_silent() -> None:
+    # rocsolver_spotrf has no workspace parameters: the renamed call cannot compile
+    source = (
+        b"#include <cusolverDn.h>\n"
+        b"void f(cusolverDnHandle_t h, int n, float* a, float* w, int lw, int* info) {\n"
+        b"  cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, w, lw, info);\n}\n"
+    )
+    done = translated(source, "--roc")
+    assert b"rocsolver_spotrf(h, rocblas_fill_lower, n, a, n, w, lw, info);" in done.stdout
+    assert (
+        "input.cu:3:3: warning: cusolverDnSpotrf -> rocsolver_spotrf: the ROC function's "
+        "signature differs (hipcc on a call with CUDA's argument types: requires 6 arguments, "
+        "but 8 were provided) [HPY109]"
+    ) in done.stderr.decode()
+
+
+def test_a_roc_name_newer_than_the_target_is_left_and_reported() -> None:
+    source = b"#include <curand.h>\nvoid f(curandGenerator_t* g) { curandCreateGeneratorHost(g, CURAND_RNG_PSEUDO_DEFAULT); }\n"
+    old = translated(source, "--roc", "--hip-version", "5.7")
+    assert b"rocrand_generator* g) { curandCreateGeneratorHost(g," in old.stdout
+    assert (
+        "input.cu:2:32: error: curandCreateGeneratorHost -> rocrand_create_generator_host_blocking "
+        "needs ROCm >= 6.2 (target is 5.7); left unchanged [HPY103]"
+    ) in old.stderr.decode()
+    new = translated(source, "--roc", "--hip-version", "7.2")
+    assert b"rocrand_create_generator_host_blocking(g," in new.stdout and b"HPY103" not in new.stderr
+
+
+def test_cuda_data_types_follow_the_library_that_takes_them() -> None:
+    # rocBLAS takes rocblas_datatype, rocSPARSE rocsparse_datatype, and hipFFT /
+    # hipBLASLt, which --roc keeps, HIP's hipDataType
+    sparse = (
+        b"#include <cusparse.h>\n"
+        b"void f(cusparseDnVecDescr_t* v, float* x, int n) {\n"
+        b"  cudaDataType t = CUDA_R_32F;\n  cusparseCreateDnVec(v, n, x, CUDA_R_64F);\n}\n"
+    )
+    done = translated(sparse, "--roc")
+    assert b"rocsparse_datatype t = rocsparse_datatype_f32_r;" in done.stdout
+    assert b"rocsparse_create_dnvec_descr(v, n, x, rocsparse_datatype_f64_r);" in done.stdout
+    mixed = (
+        b"#include <cublasLt.h>\n#include <cublas_v2.h>\n"
+        b"void f(cublasLtMatrixLayout_t* l, cublasHandle_t h, void* A) {\n"
+        b"  cublasLtMatrixLayoutCreate(l, CUDA_R_32F, 4, 4, 4);\n"
+        b"  cublasSetVector_64(4, 4, A, 1, A, 1); cudaDataType t = CUDA_R_16F;\n}\n"
+    )
+    done = translated(mixed, "--roc")
+    assert b"hipblasLtMatrixLayoutCreate(l, HIP_R_32F, 4, 4, 4);" in done.stdout
+    # outside the calls, in a file that calls both: rocBLAS's
+    assert b"rocblas_datatype t = rocblas_datatype_f16_r;" in done.stdout
+
+
+# ------------------------------------------------------------ 3. value types
+
+
+def test_complex_and_half_arguments_are_cast_at_the_roc_call() -> None:
+    folder = FIXTURES / "263-roc-complex-half-casts"
+    done = translated((folder / "input.cu").read_bytes(), "--roc", "-v")  # -v: notes too
+    assert done.returncode == 0
+    text = done.stdout.decode()
+    assert text == (folder / "expected.hip").read_text()
+    assert "#include <hip/hip_complex.h>\n#include <rocblas/rocblas.h>" in text
+    # the file's own complex arithmetic keeps HIP's types and functions
+    assert "static hipComplex shifted(hipComplex a) { return hipCaddf(a, make_hipComplex(1.0f, 0.0f)); }" in text
+    assert (
+        "rocblas_cgemm(h, rocblas_operation_none, rocblas_operation_none, n, n, n, "
+        "(const rocblas_float_complex*)(&alpha), (const rocblas_float_complex*)(A), n, "
+        "(const rocblas_float_complex*)(B), n, (const rocblas_float_complex*)(&beta), "
+        "(rocblas_float_complex*)(C), n)"
+    ) in text
+    assert "(const rocblas_half*)(&one)" in text and "(rocblas_half*)(hC)" in text
+    assert "rocsparse_cgtsv_no_pivot(h, m, 1, (const rocsparse_float_complex*)(dl)" in text
+    notes = [line for line in done.stderr.decode().splitlines() if "[HPY115]" in line]
+    assert len(notes) == 4 and "cublasCgemm -> rocblas_cgemm: 5 arguments cast" in notes[0]
+
+
+def test_a_value_already_of_the_roc_type_is_not_cast() -> None:
+    source = (
+        b"#include <cublas_v2.h>\n"
+        b"void f(cublasHandle_t h, int n, rocblas_float_complex* x, cuComplex* y) {\n"
+        b"  cublasCcopy(h, n, y, 1, x, 1);\n}\n"
+    )
+    done = translated(source, "--roc")
+    assert b"rocblas_ccopy(h, n, (const rocblas_float_complex*)(y), 1, x, 1);" in done.stdout
+
+
+def test_without_roc_nothing_is_cast() -> None:
+    folder = FIXTURES / "263-roc-complex-half-casts"
+    done = translated((folder / "input.cu").read_bytes())
+    assert done.returncode == 0
+    assert b"rocblas_float_complex" not in done.stdout and b"HPY115" not in done.stderr
+
+
+@pytest.mark.parametrize("release", ["7.2", "6.4"])
+def test_the_roc_translation_compiles_for_gfx942(release: str) -> None:
+    compiler = amd_compiler(release)
+    source = (FIXTURES / "263-roc-complex-half-casts" / "input.cu").read_bytes()
+    done = translated(source, "--roc", "--hip-version", release)
+    assert done.returncode == 0, done.stderr.decode()
+    uncast = done.stdout.replace(b"(const rocblas_float_complex*)", b"").replace(
+        b"(rocblas_float_complex*)", b""
+    )
+    with compiler.workspace() as work:
+        (work / "unit.hip").write_bytes(done.stdout)
+        built = compiler.run(
+            ["--offload-arch=gfx942", "-x", "hip", "-c", "unit.hip", "-o", "unit.o"], cwd=work
+        )
+        assert built.returncode == 0, built.stderr + built.stdout
+        # the casts are what makes it compile: without them rocblas_cgemm rejects hipComplex*
+        (work / "uncast.hip").write_bytes(uncast)
+        failed = compiler.run(
+            ["--offload-arch=gfx942", "-fsyntax-only", "-x", "hip", "uncast.hip"], cwd=work
+        )
+        assert failed.returncode != 0 and "rocblas_cgemm" in failed.stderr + failed.stdout
+
+
+# ------------------------------------------------------------ rocRAND device API
+
+RAND_KERNEL = b"""#include <curand_kernel.h>
+__global__ void init(curandState* states, unsigned long long seed, float* out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    curandState_t local;
+    curand_init(seed, i, 0, &local);
+    out[i] = curand_uniform(&local) + curand_normal(&local);
+    states[i] = local;
+}
+"""
+
+
+@pytest.mark.parametrize("release", ["7.2", "5.7"])
+def test_a_curand_kernel_becomes_rocrand_and_compiles(release: str) -> None:
+    # curandState is rocRAND's rocrand_state_xorwow (hipRAND wraps it on AMD)
+    compiler = amd_compiler(release)
+    done = translated(RAND_KERNEL, "--roc", "--hip-version", release)
+    assert done.returncode == 0 and b"HPY108" not in done.stderr
+    assert b"#include <rocrand/rocrand_kernel.h>" in done.stdout
+    assert b"__global__ void init(rocrand_state_xorwow* states," in done.stdout
+    assert b"rocrand_state_xorwow local;\n    rocrand_init(seed, i, 0, &local);" in done.stdout
+    assert b"hiprand" not in done.stdout
+    with compiler.workspace() as work:
+        (work / "unit.hip").write_bytes(done.stdout)
+        built = compiler.run(
+            ["--offload-arch=gfx942", "-x", "hip", "-c", "unit.hip", "-o", "unit.o"], cwd=work
+        )
+        assert built.returncode == 0, built.stderr + built.stdout

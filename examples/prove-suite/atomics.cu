@@ -52,7 +52,8 @@ __global__ void atomics_kernel(const int *values, int n, Counters *c) {
         while (atomicCAS(&c->lock, 0, 1) != 0) {
         }
         __threadfence();
-        c->locked_total += 1;
+        volatile int *total = &c->locked_total;  // past the L1 cache
+        *total = *total + 1;
         __threadfence();
         atomicExch(&c->lock, 0);
     }

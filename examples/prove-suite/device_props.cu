@@ -34,7 +34,8 @@ int main() {
     printf("info: global memory = %zu MiB free = %zu MiB l2 = %d KiB\n", prop.totalGlobalMem >> 20, free_mem >> 20, l2 >> 10);
     printf("info: runtime = %d driver = %d clock = %d kHz\n", runtime, driver, clock_khz);
     printf("maxThreadsPerBlock = %d\n", prop.maxThreadsPerBlock);
-    printf("maxThreadsDim = %d %d %d\n", prop.maxThreadsDim[0], prop.maxThreadsDim[1], prop.maxThreadsDim[2]);
+    printf("info: maxThreadsDim = %d %d %d\n", prop.maxThreadsDim[0], prop.maxThreadsDim[1], prop.maxThreadsDim[2]);
+    printf("maxThreadsDim x, y >= 1024: %s\n", prop.maxThreadsDim[0] >= 1024 && prop.maxThreadsDim[1] >= 1024 ? "yes" : "no");
     printf("sharedMemPerBlock >= 48 KiB: %s\n", prop.sharedMemPerBlock >= 48 * 1024 ? "yes" : "no");
     printf("totalGlobalMem >= 16 GiB: %s\n", prop.totalGlobalMem >= (16ull << 30) ? "yes" : "no");
     printf("concurrentKernels: %s\n", prop.concurrentKernels ? "yes" : "no");

@@ -16,6 +16,8 @@ struct MaxSum {
 };
 
 __device__ __forceinline__ MaxSum merge(MaxSum a, MaxSum b) {
+    if (b.m == -INFINITY) return a;  // empty partials (exp(-inf - -inf) would be NaN)
+    if (a.m == -INFINITY) return b;
     const float m = fmaxf(a.m, b.m);
     return {m, a.s * __expf(a.m - m) + b.s * __expf(b.m - m)};
 }

@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
     CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
     size_t nodes = 0;
     CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
-    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));  // the CUDA 12 signature (flags)
     for (int r = 0; r < replays; ++r) CUDA_CHECK(cudaGraphLaunch(exec, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     CUDA_CHECK(cudaMemcpy(y.data(), dy, n * sizeof(float), cudaMemcpyDeviceToHost));

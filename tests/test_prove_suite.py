@@ -11,8 +11,12 @@ import re
 from pathlib import Path
 
 import pytest
-import tomllib
 from conftest import REPO, run_cli
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 SUITE = REPO / "examples" / "prove-suite"
 CONFIGS = ("smoke.toml", "smoke-sparse-solver.toml")

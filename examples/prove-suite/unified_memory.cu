@@ -63,9 +63,16 @@ int main(int argc, char **argv) {
         }
     }
     if (concurrent) {
+#if CUDART_VERSION >= 13000  // CUDA 13 takes a cudaMemLocation
+        const cudaMemLocation loc = {cudaMemLocationTypeDevice, device};
+        CUDA_CHECK(cudaMemAdvise(nodes, n * sizeof(Node), cudaMemAdviseSetReadMostly, loc));
+        CUDA_CHECK(cudaMemPrefetchAsync(nodes, n * sizeof(Node), loc, 0, 0));
+        CUDA_CHECK(cudaMemPrefetchAsync(heads, lists * sizeof(int), loc, 0, 0));
+#else
         CUDA_CHECK(cudaMemAdvise(nodes, n * sizeof(Node), cudaMemAdviseSetReadMostly, device));
         CUDA_CHECK(cudaMemPrefetchAsync(nodes, n * sizeof(Node), device, 0));
         CUDA_CHECK(cudaMemPrefetchAsync(heads, lists * sizeof(int), device, 0));
+#endif
     }
     walk_lists<<<1, lists>>>(nodes, heads, lists, sums);
     CUDA_CHECK_LAST();

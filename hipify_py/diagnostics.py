@@ -236,7 +236,9 @@ ASSUMED_CUDA_VERSION = _code(
     "use becomes 11070 (CUDA 11.7): HIP 5.7.1 to 7.2.4 keep CUDA 11's signatures where CUDA 12 "
     "changed them (hipGraphInstantiate, hipGraphExecUpdate) and lack what CUDA 11.8 and later "
     "added (programmatic dependent launch, fp8/fp4 types), so the branch for CUDA 11.7 is the "
-    "one HIP translates best. A defined() / #ifdef test stays and is reported (HPY101).",
+    "one HIP translates best. In an #if, HIP's NVIDIA platform keeps CUDA's own value "
+    "(`(defined(__HIP_PLATFORM_NVIDIA__) ? CUDART_VERSION : 11070)`): its CUDA headers define "
+    "it. A defined() / #ifdef test stays and is reported (HPY101).",
     example="#if CUDART_VERSION < 11020\n#define CUBLAS_COMPUTE_32F CUDA_R_32F\n#endif",
     fix="Check that the branch selected is the one HIP supports; for a test of HIP itself use "
     "HIP_VERSION (<hip/hip_version.h>).",

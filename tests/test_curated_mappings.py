@@ -349,7 +349,13 @@ def test_cuda_version_macros_become_the_assumed_cuda_release_as_values() -> None
         assert row(name).hip is None and "HIP_VERSION" in row(name).hint
         assert row(name).value == "11070"
     src = "#if CUDART_VERSION >= 11000\nint x;\n#endif\n"
-    assert text(src, insert_runtime_include=False) == src.replace("CUDART_VERSION", "11070")
+    assumed = "(defined(__HIP_PLATFORM_NVIDIA__) ? CUDART_VERSION : 11070)"
+    assert text(src, insert_runtime_include=False) == src.replace("CUDART_VERSION", assumed)
+    # in code (no #if), the value itself; a second run changes nothing
+    code = "int v = CUDART_VERSION;\n"
+    assert text(code, insert_runtime_include=False) == "int v = 11070;\n"
+    once = text(src, insert_runtime_include=False)
+    assert text(once, insert_runtime_include=False) == once
     assert diagnostics(src, insert_runtime_include=False) == [("HPY111", 1, "CUDART_VERSION")]
     tested = "#if defined(CUDA_VERSION)\nint x;\n#endif\n#ifdef CUDART_VERSION\n#endif\n"
     assert text(tested, insert_runtime_include=False) == tested

@@ -648,23 +648,49 @@ def _tested_defined(ctx: Context, start: int, node: tree_sitter.Node | None) -> 
     return re.match(r"[ \t]*#[ \t]*(?:el)?if(?:n)?def\b", ctx.text[line_start:start]) is not None
 
 
+# HIP on NVIDIA includes CUDA's headers, which define the version macros:
+# there the real value holds (ggml's own __hgt2_mask for CUDA < 12 would
+# collide with cuda_fp16.h's), on AMD the assumed one
+_ON_NVIDIA = "defined(__HIP_PLATFORM_NVIDIA__)"
+_ASSUMED_ALREADY = re.compile(r"\(\s*defined\s*\(\s*__HIP_PLATFORM_NVIDIA__\s*\)\s*\?\s*\Z")
+
+
 def _assume_value(ctx: Context, row: Row, start: int, end: int) -> None:
     """A macro HIP lacks whose value the tables assume (CUDART_VERSION): under
-    hipcc it is undefined and reads as 0 in #if, which selects the oldest
-    CUDA branch; the translation takes the CUDA release HIP's API follows."""
-    ctx.edit(start, end, row.value, "identifiers", structural=False)
+    hipcc for AMD it is undefined and reads as 0 in #if, which selects the
+    oldest CUDA branch; the translation takes the CUDA release HIP's API
+    follows.  In an #if the value stays CUDA's own on HIP's NVIDIA platform:
+    ``(defined(__HIP_PLATFORM_NVIDIA__) ? CUDART_VERSION : 11070)``."""
+    if _ASSUMED_ALREADY.search(ctx.text, max(0, start - 64), start):
+        return  # the NVIDIA branch of a translated test
+    in_directive = _in_if_directive(ctx.text, start)
+    text = f"({_ON_NVIDIA} ? {row.cuda} : {row.value})" if in_directive else row.value
+    ctx.edit(start, end, text, "identifiers", structural=False)
     ctx.stats.converted[(row.library, row.kind)] += 1
-    ctx.references.append((start, row.cuda, row.value, row.library))
+    ctx.references.append((start, row.cuda, text, row.library))
     ctx.report(
         D.ASSUMED_CUDA_VERSION,
         start,
-        f"{row.cuda} -> {row.value}: hipcc does not define it (it would read as 0 in #if "
-        "and select the oldest CUDA branch); the translation assumes the CUDA release whose "
-        "API HIP follows",
+        f"{row.cuda} -> {row.value}: hipcc for AMD does not define it (it would read as 0 in "
+        "#if and select the oldest CUDA branch); the translation assumes the CUDA release "
+        "whose API HIP follows"
+        + (" (on HIP's NVIDIA platform the test keeps CUDA's value)" if in_directive else ""),
         hint=row.hint or "check that the branch this selects is the one HIP supports",
         name=row.cuda,
         end=end,
     )
+
+
+_IF_LINE = re.compile(r"[ \t]*#[ \t]*(?:el)?if\b")
+
+
+def _in_if_directive(text: str, offset: int) -> bool:
+    """Is ``offset`` in the condition of an #if / #elif (on its logical line,
+    backslash continuations included)?"""
+    line = text.rfind("\n", 0, offset) + 1
+    while line > 1 and text[line - 2] == "\\":
+        line = text.rfind("\n", 0, line - 1) + 1
+    return _IF_LINE.match(text, line) is not None
 
 
 def _guard_test(node: tree_sitter.Node | None) -> bool:

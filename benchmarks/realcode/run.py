@@ -57,6 +57,8 @@ from classify import (  # noqa: E402
 # hipBLAS / hipCUB headers declare (a 6.2 translation asks for hip_fp8.h and
 # hipBLAS 2's compute types, which that root does not have)
 NVIDIA_HIP_VERSION = "5.7"
+# translation options beyond the tree-mode defaults (--compat), set by main()
+EXTRA_OPTIONS: list[str] = []
 
 
 def translate(tree: Path, out: Path, version: str) -> tuple[list[Diagnostic], dict[str, Any]]:
@@ -78,6 +80,7 @@ def translate(tree: Path, out: Path, version: str) -> tuple[list[Diagnostic], di
             "json",
             "--jobs",
             "1",
+            *EXTRA_OPTIONS,
         ],
         capture_output=True,
         text=True,
@@ -139,6 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--slice", choices=["ci"], help="only the pinned CI slice")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--compat",
+        action="store_true",
+        help="translate with --compat (hipify_py_compat.h for what HIP lacks)",
+    )
     parser.add_argument("--md", type=Path, default=REPO / "docs" / "realcode.md")
     parser.add_argument("--json", type=Path, default=REPO / "docs" / "realcode-results.json")
     parser.add_argument("--no-cache", action="store_true", help="compile again, cached or not")
@@ -167,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     for release in releases:
         if release not in compile_units.PROVISION_NAME:
             parser.error(f"unknown release {release} (7.2, 6.4 or 5.7)")
+    EXTRA_OPTIONS[:] = ["--compat"] if args.compat else []
     wanted = set(args.projects.split(",")) if args.projects else None
     if wanted is not None:
         unknown = wanted - {p.name for p in projects}

@@ -468,3 +468,26 @@ def test_a_commented_warp_sync_opt_in_define_does_not_count() -> None:
     )
     text = out(src, hip_version="6.2")
     assert "#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#endif" in text
+
+
+def test_a_long_alias_right_side_without_a_semicolon_does_not_hang() -> None:
+    """`using X = <a long name>` not followed by ';' (a template alias, a
+    macro): the alias scan of the warp rule backtracked exponentially on it
+    (CuPy's vendored CCCL hung the translation).  Guarded by a timeout far
+    beyond a normal run (well under a second), not a speed measurement."""
+    import subprocess
+    import sys
+
+    source = (
+        b"__global__ void k(unsigned* out) {\n"
+        b"  using Tile = cooperative_groups_thread_block_tile_of_thirty_two_lanes <32>;\n"
+        b"  out[0] = __ballot_sync(0xffffffff, 1);\n}\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "hipify_py", "-", "--stdout", "--stdin-filename", "k.cu"],
+        input=source,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert b"__ballot" in done.stdout

@@ -786,7 +786,9 @@ def _base_type(type_text: str) -> str:
 
 
 _TYPEDEF = re.compile(r"\btypedef\s+((?:[A-Za-z_]\w*\s+)*?[A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*;")
-_USING = re.compile(r"\busing\s+([A-Za-z_]\w*)\s*=\s*((?:[A-Za-z_][\w:]*\s*)+?)\s*;")
+# words separated by whitespace (an optional separator between the words of a
+# repetition backtracks exponentially over a long name not followed by ';')
+_USING = re.compile(r"\busing\s+([A-Za-z_]\w*)\s*=\s*([A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*)\s*;")
 
 
 def _aliases(ctx: Context) -> dict[str, str]:

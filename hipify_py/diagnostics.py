@@ -237,7 +237,7 @@ ASSUMED_CUDA_VERSION = _code(
     "changed them (hipGraphInstantiate, hipGraphExecUpdate) and lack what CUDA 11.8 and later "
     "added (programmatic dependent launch, fp8/fp4 types), so the branch for CUDA 11.7 is the "
     "one HIP translates best. In an #if, HIP's NVIDIA platform keeps CUDA's own value "
-    "(`(defined(__HIP_PLATFORM_NVIDIA__) ? CUDART_VERSION : 11070)`): its CUDA headers define "
+    "(`(CUDART_VERSION + !defined(__HIP_PLATFORM_NVIDIA__) * 11070)`): its CUDA headers define "
     "it. A defined() / #ifdef test stays and is reported (HPY101).",
     example="#if CUDART_VERSION < 11020\n#define CUBLAS_COMPUTE_32F CUDA_R_32F\n#endif",
     fix="Check that the branch selected is the one HIP supports; for a test of HIP itself use "

@@ -349,7 +349,7 @@ def test_cuda_version_macros_become_the_assumed_cuda_release_as_values() -> None
         assert row(name).hip is None and "HIP_VERSION" in row(name).hint
         assert row(name).value == "11070"
     src = "#if CUDART_VERSION >= 11000\nint x;\n#endif\n"
-    assumed = "(defined(__HIP_PLATFORM_NVIDIA__) ? CUDART_VERSION : 11070)"
+    assumed = "(CUDART_VERSION + !defined(__HIP_PLATFORM_NVIDIA__) * 11070)"
     assert text(src, insert_runtime_include=False) == src.replace("CUDART_VERSION", assumed)
     # in code (no #if), the value itself; a second run changes nothing
     code = "int v = CUDART_VERSION;\n"
@@ -747,3 +747,17 @@ def test_hip_7_signatures_get_their_casts_or_a_caution() -> None:
     assert 'hipGetDriverEntryPoint("cuInit", fn, hipEnableDefault, NULL);' in out
     assert "cudaGetDriverEntryPoint -> hipGetProcAddress" not in notes
     assert "cublasGemmEx -> hipblasGemmEx" in notes and "CUBLAS_COMPUTE_32F" in notes
+
+
+def test_a_translated_cuda_version_test_parses_so_no_other_edit_is_undone() -> None:
+    """ggml: a `#if CUDART_VERSION >= ...` before a macro calling
+    cudaFuncSetAttribute(kernel, ...).  A `?:` in the #if did not parse, the
+    self-check (HPY001) then undid the macro's cast; the sum form parses."""
+    src = (
+        "#if CUDART_VERSION >= 12030 || CUDART_VERSION >= 11080\n#define PDL\n#endif\n"
+        "#define LIMIT(kernel, n) cudaFuncSetAttribute(kernel, "
+        "cudaFuncAttributeMaxDynamicSharedMemorySize, n)\n"
+    )
+    out = text(src, insert_runtime_include=False)
+    assert "hipFuncSetAttribute((const void*)(kernel)," in out
+    assert "HPY001" not in [d[0] for d in diagnostics(src, insert_runtime_include=False)]

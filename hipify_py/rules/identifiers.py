@@ -651,8 +651,9 @@ def _tested_defined(ctx: Context, start: int, node: tree_sitter.Node | None) -> 
 # HIP on NVIDIA includes CUDA's headers, which define the version macros:
 # there the real value holds (ggml's own __hgt2_mask for CUDA < 12 would
 # collide with cuda_fp16.h's), on AMD the assumed one
-_ON_NVIDIA = "defined(__HIP_PLATFORM_NVIDIA__)"
-_ASSUMED_ALREADY = re.compile(r"\(\s*defined\s*\(\s*__HIP_PLATFORM_NVIDIA__\s*\)\s*\?\s*\Z")
+_ON_AMD = "!defined(__HIP_PLATFORM_NVIDIA__)"
+# after the name in a translated test: `CUDART_VERSION + !defined(...) * 11070`
+_ASSUMED_ALREADY = re.compile(r"\s*\+\s*!\s*defined\s*\(\s*__HIP_PLATFORM_NVIDIA__\s*\)")
 
 
 def _assume_value(ctx: Context, row: Row, start: int, end: int) -> None:
@@ -660,11 +661,13 @@ def _assume_value(ctx: Context, row: Row, start: int, end: int) -> None:
     hipcc for AMD it is undefined and reads as 0 in #if, which selects the
     oldest CUDA branch; the translation takes the CUDA release HIP's API
     follows.  In an #if the value stays CUDA's own on HIP's NVIDIA platform:
-    ``(defined(__HIP_PLATFORM_NVIDIA__) ? CUDART_VERSION : 11070)``."""
-    if _ASSUMED_ALREADY.search(ctx.text, max(0, start - 64), start):
-        return  # the NVIDIA branch of a translated test
+    ``(CUDART_VERSION + !defined(__HIP_PLATFORM_NVIDIA__) * 11070)`` (undefined,
+    the name reads 0 on AMD; no ?: since tree-sitter cannot parse `defined` in
+    a conditional, and a parse error there would undo other edits)."""
+    if _ASSUMED_ALREADY.match(ctx.text, end):
+        return  # the CUDA side of a translated test
     in_directive = _in_if_directive(ctx.text, start)
-    text = f"({_ON_NVIDIA} ? {row.cuda} : {row.value})" if in_directive else row.value
+    text = f"({row.cuda} + {_ON_AMD} * {row.value})" if in_directive else row.value
     ctx.edit(start, end, text, "identifiers", structural=False)
     ctx.stats.converted[(row.library, row.kind)] += 1
     ctx.references.append((start, row.cuda, text, row.library))

@@ -24,6 +24,6 @@ float* host_buffer(size_t bytes)
     return p;
 }
 
-#if (defined(__HIP_PLATFORM_NVIDIA__) ? CUDART_VERSION : 11070) < 11000
+#if (CUDART_VERSION + !defined(__HIP_PLATFORM_NVIDIA__) * 11070) < 11000
 void legacy() { hipDeviceSynchronize(); }
 #endif

@@ -59,6 +59,8 @@ from classify import (  # noqa: E402
 NVIDIA_HIP_VERSION = "5.7"
 # translation options beyond the tree-mode defaults (--compat), set by main()
 EXTRA_OPTIONS: list[str] = []
+# --sample: (every how many units, of projects with more units than that many)
+SAMPLE: list[int] = []
 
 
 def translate(tree: Path, out: Path, version: str) -> tuple[list[Diagnostic], dict[str, Any]]:
@@ -143,6 +145,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slice", choices=["ci"], help="only the pinned CI slice")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
+        "--sample",
+        type=int,
+        metavar="K",
+        help="of a project with more than 50 units, compile every K-th (sorted); the page says so",
+    )
+    parser.add_argument(
         "--compat",
         action="store_true",
         help="translate with --compat (hipify_py_compat.h for what HIP lacks)",
@@ -176,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         if release not in compile_units.PROVISION_NAME:
             parser.error(f"unknown release {release} (7.2, 6.4 or 5.7)")
     EXTRA_OPTIONS[:] = ["--compat"] if args.compat else []
+    SAMPLE[:] = [args.sample] if args.sample and args.sample > 1 else []
     wanted = set(args.projects.split(",")) if args.projects else None
     if wanted is not None:
         unknown = wanted - {p.name for p in projects}
@@ -247,6 +256,9 @@ def run_project(
     unpacked = sources.fetch(project, cache)
     tree = (unpacked / project.root).resolve()
     units = sources.unit_files(tree, project)
+    if SAMPLE and len(units) > 50 and slice_units is None:
+        units = sorted(units)[:: SAMPLE[0]]
+        say(f"a sample: every {SAMPLE[0]}th unit, {len(units)} units")
     if slice_units is not None:
         wanted = slice_units.get(project.name, set())
         absent = wanted - set(units)

@@ -761,3 +761,11 @@ def test_a_translated_cuda_version_test_parses_so_no_other_edit_is_undone() -> N
     out = text(src, insert_runtime_include=False)
     assert "hipFuncSetAttribute((const void*)(kernel)," in out
     assert "HPY001" not in [d[0] for d in diagnostics(src, insert_runtime_include=False)]
+
+
+def test_a_cuda_version_passed_to_a_macro_in_an_if_is_the_plain_value() -> None:
+    """CuPy's CCCL: `#if !_CCCL_CUDACC_EQUAL(CUDART_VERSION / 1000, ...)`: a
+    `defined` the macro's expansion produced is an error for nvcc, so inside a
+    macro call the use is the plain assumed value."""
+    src = "#if !EQUAL((CUDART_VERSION / 1000), 11)\n#error x\n#endif\n"
+    assert text(src, insert_runtime_include=False) == src.replace("CUDART_VERSION", "11070")

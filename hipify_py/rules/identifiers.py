@@ -667,7 +667,12 @@ def _assume_value(ctx: Context, row: Row, start: int, end: int) -> None:
     if _ASSUMED_ALREADY.match(ctx.text, end):
         return  # the CUDA side of a translated test
     in_directive = _in_if_directive(ctx.text, start)
-    text = f"({row.cuda} + {_ON_AMD} * {row.value})" if in_directive else row.value
+    # not where the name is a macro's argument (CuPy's CCCL: `#if
+    # !_CCCL_CUDACC_EQUAL(CUDART_VERSION / 1000, ...)`): `defined` produced by
+    # an expansion is an error for nvcc
+    in_call = in_directive and _in_macro_call(ctx.text, start)
+    sum_form = in_directive and not in_call
+    text = f"({row.cuda} + {_ON_AMD} * {row.value})" if sum_form else row.value
     ctx.edit(start, end, text, "identifiers", structural=False)
     ctx.stats.converted[(row.library, row.kind)] += 1
     ctx.references.append((start, row.cuda, text, row.library))
@@ -677,7 +682,7 @@ def _assume_value(ctx: Context, row: Row, start: int, end: int) -> None:
         f"{row.cuda} -> {row.value}: hipcc for AMD does not define it (it would read as 0 in "
         "#if and select the oldest CUDA branch); the translation assumes the CUDA release "
         "whose API HIP follows"
-        + (" (on HIP's NVIDIA platform the test keeps CUDA's value)" if in_directive else ""),
+        + (" (on HIP's NVIDIA platform the test keeps CUDA's value)" if sum_form else ""),
         hint=row.hint or "check that the branch this selects is the one HIP supports",
         name=row.cuda,
         end=end,
@@ -685,6 +690,24 @@ def _assume_value(ctx: Context, row: Row, start: int, end: int) -> None:
 
 
 _IF_LINE = re.compile(r"[ \t]*#[ \t]*(?:el)?if\b")
+_MACRO_CALL_OPEN = re.compile(r"\b(?!defined\b)[A-Za-z_]\w*\s*\(")
+
+
+def _in_macro_call(text: str, offset: int) -> bool:
+    """Is ``offset`` inside the parentheses of a function-like macro call on
+    its (#if) line?"""
+    line = text.rfind("\n", 0, offset) + 1
+    while line > 1 and text[line - 2] == "\\":
+        line = text.rfind("\n", 0, line - 1) + 1
+    before = text[line:offset]
+    for match in _MACRO_CALL_OPEN.finditer(before):
+        depth = 0
+        for ch in before[match.end() - 1 :]:
+            depth += ch == "("
+            depth -= ch == ")"
+        if depth > 0:
+            return True
+    return False
 
 
 def _in_if_directive(text: str, offset: int) -> bool:

@@ -286,6 +286,12 @@ def _place_around_runtime(ctx: Context, provider: int | None) -> None:
     if provider is not None and provider >= 0:
         before_at = min(top, _line_start(ctx, provider))
         after_at = _line_end(ctx, provider)
+        branch = _conditional_around(ctx, provider)
+        if branch is not None:
+            # the runtime include is in one branch of an #if (a project's own HIP
+            # shim, ctransformers' GGML_USE_HIPBLAS): what must hold in every
+            # build goes after the #endif, not into that branch
+            after_at = _line_end(ctx, branch.end_byte)
     else:
         before_at = after_at = top
     # insertions at one offset keep their order: before, (runtime include), after
@@ -293,6 +299,26 @@ def _place_around_runtime(ctx: Context, provider: int | None) -> None:
         ctx.edit(before_at, before_at, text, "include", structural=False)
     for text in ctx.after_runtime:
         ctx.edit(after_at, after_at, text, "include", structural=False)
+
+
+_CONDITIONALS = ("preproc_if", "preproc_ifdef")
+
+
+def _conditional_around(ctx: Context, offset: int) -> tree_sitter.Node | None:
+    """The innermost #if / #ifdef around ``offset`` that is not the file's
+    include guard (#ifndef X / #define X around the whole file), else None."""
+    node = ctx.root.descendant_for_byte_range(offset, offset)
+    while node is not None:
+        if node.type in _CONDITIONALS and not _is_guard(ctx, node):
+            return node
+        node = node.parent
+    return None
+
+
+def _is_guard(ctx: Context, node: tree_sitter.Node) -> bool:
+    text = ctx.node_text(node)
+    match = re.match(r"#\s*ifndef\s+(\w+)\s*\n\s*#\s*define\s+(\w+)", text)
+    return match is not None and match.group(1) == match.group(2)
 
 
 def _target_name(ctx: Context, row: HeaderRow | None, name: str) -> str:

@@ -259,6 +259,20 @@ LEGACY_CUBLAS = _code(
     "cublasInit/cublasShutdown become cublasCreate/cublasDestroy, cublasAlloc/cublasFree "
     "cudaMalloc/cudaFree.",
 )
+PROJECT_HIP_PATH = _code(
+    "HPY113",
+    "project-hip-path",
+    W,
+    "a branch of the project's own HIP path (#ifdef __HIP_PLATFORM_AMD__) that hipcc compiles",
+    why="nvcc never took a branch that tests __HIP_PLATFORM_AMD__, __HIPCC__ or __HIP__; "
+    "hipcc for AMD defines them, so the translation compiles it. It was written for the "
+    "project's own HIP build, whose headers and defines the translated build may lack "
+    "(ctransformers calls rocblas_initialize() there; its rocblas.h include sits in a "
+    "GGML_USE_HIPBLAS shim branch that the CUDA build does not take).",
+    example="#ifdef __HIP_PLATFORM_AMD__\n    rocblas_initialize();\n#endif",
+    fix="Make what the branch uses available in the translated build (the header, or the "
+    "project's own HIP build macro), or guard the branch with the project's HIP macro.",
+)
 UNSUPPORTED_HEADER = _code(
     "HPY201",
     "unsupported-header",

@@ -20,6 +20,7 @@ def all_rules() -> list[Rule]:
         device_hazards,
         guards,
         half2_minmax,
+        hip_paths,
         identifiers,
         includes,
         launch,
@@ -34,6 +35,7 @@ def all_rules() -> list[Rule]:
     return [
         identifiers.run,
         half2_minmax.run,
+        hip_paths.run,
         guards.run,
         warp.run,
         warp_size.run,

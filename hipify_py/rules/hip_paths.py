@@ -1,0 +1,108 @@
+"""A project's own HIP path in CUDA code: ``#ifdef __HIP_PLATFORM_AMD__`` (or
+``__HIPCC__``, ``__HIP__``, ``__HIP_PLATFORM_HCC__``).  nvcc never took that
+branch; hipcc for AMD defines those macros, so the translation compiles it.
+It was written for the project's own HIP build, whose headers and defines
+(ctransformers' ``#if defined(GGML_USE_HIPBLAS)`` shim includes
+``rocblas.h``) the translated build may not have: ``rocblas_initialize()``
+then is an undeclared identifier that no other rule explains.  Reported once
+per branch (HPY113, a warning), at its first line, naming the functions it
+calls, so the failure is not silent.
+"""
+
+from __future__ import annotations
+
+import re
+
+import tree_sitter
+
+from .. import diagnostics as D
+from ..context import Context
+
+_MACROS = ("__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIPCC__", "__HIP__")
+_POSITIVE = re.compile(
+    r"(?<![!\w])\s*defined\s*\(?\s*(" + "|".join(_MACROS) + r")\b"
+    r"|^\s*(" + "|".join(_MACROS) + r")\s*$"
+)
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+_COMMENTS_AND_STRINGS = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"", re.S)
+_KEYWORDS = frozenset(
+    (
+        "if",
+        "for",
+        "while",
+        "switch",
+        "return",
+        "sizeof",
+        "defined",
+        "static_assert",
+        "alignof",
+        "alignas",
+        "decltype",
+        "noexcept",
+        "catch",
+    )
+)
+
+
+def run(ctx: Context) -> None:
+    if not any(m in ctx.text for m in _MACROS):
+        return
+    for node in _conditionals(ctx.root):
+        body = _taken_body(ctx, node)
+        if body is None:
+            continue
+        start, end = body
+        text = ctx.text[start:end]
+        if "hipify_py" in text or "HIPIFY_PY" in text:
+            continue  # hipify-py's own helpers (the __syncwarp helper)
+        code = _COMMENTS_AND_STRINGS.sub(" ", text)
+        called = sorted({m.group(1) for m in _CALL.finditer(code)} - _KEYWORDS)
+        if not called:
+            continue
+        first = start + len(text) - len(text.lstrip())
+        ctx.report(
+            D.PROJECT_HIP_PATH,
+            first,
+            "this branch is the project's own HIP path (it tests a HIP platform macro): nvcc "
+            "never compiled it, hipcc for AMD does; it calls "
+            + ", ".join(called[:8])
+            + (" ..." if len(called) > 8 else ""),
+            hint="check that what it uses is declared in the translated build (the project's "
+            "own HIP build may include other headers or define other macros, such as a "
+            "GGML_USE_HIPBLAS shim)",
+        )
+
+
+def _conditionals(root: tree_sitter.Node) -> list[tree_sitter.Node]:
+    found: list[tree_sitter.Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in ("preproc_if", "preproc_ifdef", "preproc_elif"):
+            found.append(node)
+        stack.extend(reversed(node.children))
+    return found
+
+
+def _taken_body(ctx: Context, node: tree_sitter.Node) -> tuple[int, int] | None:
+    """The text of the branch that a HIP platform test selects (from the end of
+    the condition's line to the next #elif/#else/#endif), else None."""
+    if node.type == "preproc_ifdef":
+        directive = ctx.node_text(node).split(None, 1)[0]
+        name = node.child_by_field_name("name")
+        if directive.endswith("ifndef") or name is None or ctx.node_text(name) not in _MACROS:
+            return None
+        head_end = name.end_byte
+    else:
+        condition = node.child_by_field_name("condition")
+        if condition is None or not _POSITIVE.search(ctx.node_text(condition)):
+            return None
+        head_end = condition.end_byte
+    start = ctx.text.find("\n", head_end)
+    if start < 0:
+        return None
+    end = node.end_byte
+    alternative = node.child_by_field_name("alternative")
+    if alternative is not None:
+        end = alternative.start_byte
+    return start + 1, end

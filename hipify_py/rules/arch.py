@@ -18,7 +18,7 @@ import tree_sitter
 from .. import diagnostics as D
 from ..context import Context
 from ..lexer import opaque_spans, span_kind
-from .identifiers import occurrences
+from .identifiers import defined_operand, occurrences
 
 NAME = "__CUDA_ARCH__"
 DEVICE_PASS = "__HIP_DEVICE_COMPILE__"
@@ -26,9 +26,6 @@ _DEFINED_BEFORE = re.compile(r"defined\s*\(?\s*$")
 # what hipcc reads for the undefined name in #if: the value code gets too
 ARCH_VALUE = "0"
 _STATIC_ASSERT = re.compile(r"\bstatic_assert\b")
-# `#ifdef NAME` / `defined(NAME)` the grammar did not read as a directive
-# (broken input: a directive that does not start its line)
-_IFDEF_BEFORE = re.compile(r"(?:#\s*(?:el)?ifn?def|\bdefined\s*\(?)\s*\Z")
 
 
 def run(ctx: Context) -> None:
@@ -79,7 +76,7 @@ def run(ctx: Context) -> None:
         if defined and where not in mixed:
             _rename(ctx, start, start + len(NAME))
         elif not defined and start in in_code:
-            if _IFDEF_BEFORE.search(ctx.text, _line_start(ctx.text, start), start):
+            if _ifdef_missed(ctx.text, start):
                 _rename(ctx, start, start + len(NAME))  # an #ifdef the grammar missed
             elif not _under_gate(ctx, start, mixed):  # else dead on AMD: the gate is reported
                 _replace_value(ctx, start)
@@ -178,6 +175,16 @@ def _replace_value(ctx: Context, start: int) -> None:
         name=NAME,
         end=start + len(NAME),
     )
+
+
+# `#ifdef NAME` the grammar did not read as a directive (broken input: a
+# directive that does not start its line)
+_IFDEF_INLINE = re.compile(r"#\s*(?:el)?ifn?def\s*\Z")
+
+
+def _ifdef_missed(text: str, start: int) -> bool:
+    before = text[_line_start(text, start) : start]
+    return defined_operand(text, start) or _IFDEF_INLINE.search(before) is not None
 
 
 def _line_start(text: str, offset: int) -> int:

@@ -634,18 +634,29 @@ def _unconverted(
     ctx.report(code, start, message, hint=hint, name=name, end=end)
 
 
-_DEFINED_BEFORE = re.compile(r"defined\s*\(?\s*$")
+# `#ifdef NAME`, `#ifndef NAME`, `defined(NAME)` / `defined NAME` before the name
+_DEFINED_OPERAND = re.compile(r"(?:^[ \t]*#[ \t]*(?:el)?ifn?def|\bdefined\s*\(?)\s*\Z")
+
+
+def defined_operand(text: str, start: int) -> bool:
+    """Is the name at ``start`` the operand of defined() / #ifdef / #ifndef by
+    the text of its line (a #define body, or a directive the grammar missed)?"""
+    return _DEFINED_OPERAND.search(text[text.rfind("\n", 0, start) + 1 : start]) is not None
+
+
+def logical_line_start(text: str, offset: int) -> int:
+    """Where the logical line holding ``offset`` starts (backslash-continued
+    lines joined)."""
+    line = text.rfind("\n", 0, offset) + 1
+    while line > 1 and text[line - 2] == "\\":
+        line = text.rfind("\n", 0, line - 1) + 1
+    return line
 
 
 def _tested_defined(ctx: Context, start: int, node: tree_sitter.Node | None) -> bool:
     """Is the name at ``start`` the operand of defined() / #ifdef / #ifndef
     (in a directive, or in a #define body that the parser leaves as text)?"""
-    if _guard_test(node):
-        return True
-    line_start = ctx.text.rfind("\n", 0, start) + 1
-    if _DEFINED_BEFORE.search(ctx.text, line_start, start) is not None:
-        return True
-    return re.match(r"[ \t]*#[ \t]*(?:el)?if(?:n)?def\b", ctx.text[line_start:start]) is not None
+    return _guard_test(node) or defined_operand(ctx.text, start)
 
 
 # HIP on NVIDIA includes CUDA's headers, which define the version macros:
@@ -696,10 +707,7 @@ _MACRO_CALL_OPEN = re.compile(r"\b(?!defined\b)[A-Za-z_]\w*\s*\(")
 def _in_macro_call(text: str, offset: int) -> bool:
     """Is ``offset`` inside the parentheses of a function-like macro call on
     its (#if) line?"""
-    line = text.rfind("\n", 0, offset) + 1
-    while line > 1 and text[line - 2] == "\\":
-        line = text.rfind("\n", 0, line - 1) + 1
-    before = text[line:offset]
+    before = text[logical_line_start(text, offset) : offset]
     for match in _MACRO_CALL_OPEN.finditer(before):
         depth = 0
         for ch in before[match.end() - 1 :]:
@@ -713,10 +721,7 @@ def _in_macro_call(text: str, offset: int) -> bool:
 def _in_if_directive(text: str, offset: int) -> bool:
     """Is ``offset`` in the condition of an #if / #elif (on its logical line,
     backslash continuations included)?"""
-    line = text.rfind("\n", 0, offset) + 1
-    while line > 1 and text[line - 2] == "\\":
-        line = text.rfind("\n", 0, line - 1) + 1
-    return _IF_LINE.match(text, line) is not None
+    return _IF_LINE.match(text, logical_line_start(text, offset)) is not None
 
 
 def _guard_test(node: tree_sitter.Node | None) -> bool:

@@ -25,6 +25,15 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tools"))
+
+# the CUDA signatures and the roots' include folders, as the CI check reads them
+from signature_check import (  # noqa: E402
+    _resource_dir,
+    _unconst,
+    cuda_signatures,
+    root_includes,
+)
 
 # the CUDA headers that declare each library's functions
 HEADERS = {
@@ -52,40 +61,6 @@ class Failure:
     reported: list[str]  # the hipify-py codes on the line
     notes: list[str] = field(default_factory=list)
     suggested_casts: dict[int, str] = field(default_factory=dict)
-
-
-def cuda_signatures(
-    headers: list[str], include: list[Path], resource: Path | None
-) -> dict[str, list[str]]:
-    """Function name -> parameter types, as CUDA's headers declare them."""
-    import clang.cindex as cindex
-
-    source = "".join(f"#include <{h}>\n" for h in headers)
-    args = ["-x", "c++", "-std=c++17", "-nostdinc"]
-    if resource is not None:
-        args += ["-isystem", str(resource)]
-    for folder in include:
-        args += ["-isystem", str(folder)]
-    unit = cindex.Index.create().parse(
-        "calls.cpp", args=args, unsaved_files=[("calls.cpp", source)]
-    )
-    found: dict[str, list[str]] = {}
-    for cursor in unit.cursor.walk_preorder():
-        if cursor.kind == cindex.CursorKind.FUNCTION_DECL and cursor.location.file:
-            params = [_declarable(p.type.spelling) for p in cursor.get_arguments()]
-            if len(params) >= len(found.get(cursor.spelling, [])):
-                found[cursor.spelling] = params
-    return found
-
-
-def _declarable(spelled: str) -> str:
-    """A parameter's type without its top-level const (``const T``, ``T *const``),
-    so a variable of it can be declared without an initialiser."""
-    if spelled.endswith("const") and spelled[:-5].rstrip().endswith(("*", "&")):
-        return spelled[:-5].rstrip()
-    if spelled.startswith("const ") and "*" not in spelled and "&" not in spelled:
-        return spelled[6:]
-    return spelled
 
 
 def calls_source(headers: list[str], signatures: dict[str, list[str]], names: list[str]) -> str:
@@ -228,11 +203,6 @@ def failures(output: str, compiler_output: str) -> list[Failure]:
     return list(found.values())
 
 
-def _unconst(spelled: str) -> str:
-    """'const float *' -> 'float *'; 'const float *const *' -> 'float *const *'."""
-    return re.sub(r"^const\s+", "", spelled.strip())
-
-
 def run(
     libraries: list[str],
     cuda_include: list[Path],
@@ -285,27 +255,6 @@ def run(
             "arguments": {name: len(signatures[name]) for name in names},
         }
     return report
-
-
-def root_includes(root: Path) -> list[Path]:
-    """The system include folders of a Debian root, in the compiler's order."""
-    inc = root / "usr" / "include"
-    cxx = sorted(inc.glob("c++/*"), reverse=True)[:1]
-    import sysconfig
-
-    multiarch = sysconfig.get_config_var("MULTIARCH") or "x86_64-linux-gnu"
-    arch = [inc / multiarch] if (inc / multiarch).is_dir() else []
-    arch_cxx = [a / "c++" / c.name for a in arch for c in cxx if (a / "c++" / c.name).is_dir()]
-    return [*cxx, *arch_cxx, *arch, inc]
-
-
-def _resource_dir(root: Path | None) -> Path | None:
-    """clang's own headers (stddef.h, ...) for libclang, from the AMD root."""
-    base = (root or Path("/")) / "usr" / "lib"
-    for candidate in sorted(base.glob("llvm-*/lib/clang/*/include"), reverse=True):
-        if (candidate / "stddef.h").is_file():
-            return candidate
-    return None
 
 
 def main(argv: list[str] | None = None) -> int:

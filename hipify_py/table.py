@@ -87,7 +87,18 @@ ROW_FIELDS = frozenset(
     )
 )
 HEADER_FIELDS = frozenset(
-    {"hip", "roc", "library", "status", "note", "hint", "hip_added", "override", "needs_runtime"}
+    {
+        "hip",
+        "roc",
+        "library",
+        "status",
+        "note",
+        "hint",
+        "hip_added",
+        "override",
+        "needs_runtime",
+        "nvidia_keeps",
+    }
 )
 PROVIDER_FIELDS = frozenset({"header", "prefixes", "note", "with_roc"})
 RELEASE_FIELDS = frozenset({"version", "rocm", "note"})
@@ -234,6 +245,9 @@ class HeaderRow(NamedTuple):
     hip_added: str = ""
     origin: str = ""
     needs_runtime: bool = False  # the HIP header breaks unless <hip/hip_runtime.h> comes first
+    # HIP's NVIDIA platform has no such library and the names stay CUDA's (RCCL
+    # keeps NCCL's): the include becomes an #if that keeps the CUDA header there
+    nvidia_keeps: bool = False
 
 
 class Provider(NamedTuple):
@@ -611,6 +625,7 @@ def _parse_headers(doc: dict[str, Any], path: Path, out: dict[str, tuple[HeaderR
             hip_added=hip_added,
             origin=where,
             needs_runtime=bool(data.get("needs_runtime", False)),
+            nvidia_keeps=bool(data.get("nvidia_keeps", False)),
         )
         _merge(out, row.cuda, row, bool(data.get("override", False)), where, "header")
 

@@ -408,12 +408,22 @@ def test_nccl_all_reduce() -> None:
         "}\n"
     )
     result = translate(src, table=table(), hip_version="5.7")
+    # RCCL has no NVIDIA backend: HIP on NVIDIA keeps NCCL, whose names the code keeps
+    per_platform = (
+        "#if defined(__HIP_PLATFORM_NVIDIA__)\n#include <nccl.h>\n#else\n"
+        "#include <rccl/rccl.h>\n#endif\n"
+    )
     assert result.text == (
-        src.replace("<nccl.h>", "<rccl/rccl.h>")
+        src.replace("#include <nccl.h>\n", per_platform)
         .replace("<cuda_runtime.h>", "<hip/hip_runtime.h>")
         .replace("cudaStream_t", "hipStream_t")
     )
     assert result.diagnostics == []
+    again = translate(result.text, table=table(), hip_version="5.7")
+    assert again.text == result.text  # the NVIDIA branch's <nccl.h> stays
+    # --roc: the ROC family has no NVIDIA side either; RCCL is its own ROC name
+    roc = translate(src, table=table(), hip_version="5.7", roc=True)
+    assert "#include <rccl/rccl.h>\n" in roc.text and "nccl.h" not in roc.text
 
 
 # --- NVTX -> roctx -----------------------------------------------------------------
@@ -769,3 +779,20 @@ def test_a_cuda_version_passed_to_a_macro_in_an_if_is_the_plain_value() -> None:
     macro call the use is the plain assumed value."""
     src = "#if !EQUAL((CUDART_VERSION / 1000), 11)\n#error x\n#endif\n"
     assert text(src, insert_runtime_include=False) == src.replace("CUDART_VERSION", "11070")
+
+
+def test_a_cuda_version_in_a_parenthesized_if_keeps_the_nvidia_side() -> None:
+    """ggml: `#if (defined(CUDART_VERSION) && CUDART_VERSION < CUDART_HMASK) || \\`
+    guards its own __hgt2_mask; the parenthesis after `#if` is no macro call, so
+    the test keeps CUDA's value on HIP's NVIDIA platform (cuda_fp16.h defines
+    __hgt2_mask for CUDA 12: the plain 11070 redefined it there)."""
+    src = (
+        "#if (defined(CUDART_VERSION) && CUDART_VERSION < 12000) || \\\n"
+        "    defined(GGML_USE_HIP)\nint x;\n#endif\n"
+        "#if (CUDART_VERSION >= 11000)\n#endif\n"
+    )
+    assumed = "(CUDART_VERSION + !defined(__HIP_PLATFORM_NVIDIA__) * 11070)"
+    out = text(src, insert_runtime_include=False)
+    assert out == src.replace("&& CUDART_VERSION", "&& " + assumed).replace(
+        "(CUDART_VERSION >=", "(" + assumed + " >="
+    )

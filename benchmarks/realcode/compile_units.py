@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import time
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from typing import Any
 
 from classify import first_error
 
+from hip_smoke.cuda_wheels import include_dir, pins
 from hip_smoke.toolchain import DEFAULT_CACHE, MARKER
 
 # the roots hip_smoke/toolchain/provision.sh makes, by target
@@ -66,6 +68,23 @@ def proc_mounted(roots: list[Path]) -> Iterator[None]:
     finally:
         for root in mounted:
             subprocess.run(["umount", str(root / "proc")], capture_output=True)
+
+
+def wheel_includes(root: Path, names: list[str]) -> list[str]:
+    """The include folders (paths inside ``root``) of the pinned CUDA wheels
+    ``names``, copied into the root once: a fixed path, so the compile cache
+    keys stay the same from run to run."""
+    inside = []
+    for name in names:
+        _, package, version = pins()[name]
+        folder = f"opt/hipify-py-cuda-wheels/{package}-{version}/include"
+        if not (root / folder).is_dir():
+            staged = root / f"{folder}.{os.getpid()}"
+            staged.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copytree(include_dir(name), staged)
+            staged.replace(root / folder)
+        inside.append("/" + folder)
+    return inside
 
 
 def command_for(

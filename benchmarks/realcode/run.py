@@ -289,13 +289,21 @@ def run_project(
         for t, p in trees.items()
     }
 
+    wheels = {  # copied into the roots before the compiles start
+        t: compile_units.wheel_includes(compile_units.root_of(t), project.cuda_wheels)
+        for t in targets
+        if t in ("cuda", "nvidia")
+    }
+
     def one(job: tuple[str, str]) -> tuple[str, str, compile_units.Outcome]:
         target, unit = job
         on_nvidia = target in ("cuda", "nvidia")
         flags = project.cuda_flags if on_nvidia else []
         defines = project.defines + ([] if on_nvidia else project.hip_defines)
-        argv = compile_units.command_for(target, unit, project.include, defines, flags)
         root = compile_units.root_of(target)
+        argv = compile_units.command_for(
+            target, unit, project.include + wheels.get(target, []), defines, flags
+        )
         outcome = compile_units.compile_unit(
             root, trees[target], argv, results_cache, [digests[target], unit]
         )

@@ -28,6 +28,9 @@ class Project:
     defines: list[str] = field(default_factory=list)
     cuda_flags: list[str] = field(default_factory=list)
     hip_defines: list[str] = field(default_factory=list)  # the project's own ROCm build's
+    # CUDA library headers no Debian package ships, from the pinned NVIDIA
+    # wheels (hip_smoke/cuda_wheels.py: "nccl", "cudnn"), for nvcc's targets
+    cuda_wheels: list[str] = field(default_factory=list)
 
     @property
     def archive_name(self) -> str:
@@ -55,6 +58,7 @@ def load(path: Path = PROJECTS_YAML) -> tuple[list[Project], list[SliceUnit]]:
             defines=[str(d) for d in p.get("defines") or []],
             cuda_flags=[str(f) for f in p.get("cuda_flags") or []],
             hip_defines=[str(d) for d in p.get("hip_defines") or []],
+            cuda_wheels=[str(w) for w in p.get("cuda_wheels") or []],
         )
         for p in data["projects"]
     ]

@@ -2,7 +2,8 @@
 
 PTX is NVIDIA's virtual ISA; hipcc cannot assemble it for gfx942, and no
 translation exists in general.  Every site is an error-level diagnostic that
-quotes the instructions; the rest of the file is still translated.  Host-side
+quotes the instructions; the rest of the file is still translated.  ``trap`` and
+``brkpt`` without operands become clang builtins.  Host-side
 ``asm`` (x86) is left alone unless its text looks like PTX.  Inside a
 ``#define`` body (opaque text to the parser) an ``asm`` statement is reported
 when its text looks like PTX: where the macro expands is not known.  AMD GCN
@@ -65,7 +66,28 @@ def run(ctx: Context) -> None:
             continue
         if is_amd_gcn(code):
             continue  # already AMD assembly (a project's own HIP path)
+        builtin = _BUILTINS.get(code)
+        if builtin is not None and not _has_operands(node):
+            ctx.edit(node.start_byte, node.end_byte, builtin, "asm")
+            ctx.stats.converted[("device", "asm")] += 1
+            continue
         _report(ctx, node.start_byte, node.end_byte, code)
+
+
+# PTX instructions without operands that a clang builtin does on any target:
+# `trap` aborts the kernel (clang lowers __builtin_trap to s_trap on gfx942),
+# `brkpt` stops in the debugger
+_BUILTINS = {"trap": "__builtin_trap()", "brkpt": "__builtin_debugtrap()"}
+
+
+def _has_operands(node: tree_sitter.Node) -> bool:
+    """Operands (a clobber list alone, "memory", is fine: the builtin does
+    not return)."""
+    return any(
+        child.type in ("gnu_asm_output_operand_list", "gnu_asm_input_operand_list")
+        and child.named_child_count > 0
+        for child in node.children
+    )
 
 
 def _report(ctx: Context, start: int, end: int, code: str, in_macro: bool = False) -> None:

@@ -708,7 +708,8 @@ def _in_macro_call(text: str, offset: int) -> bool:
     """Is ``offset`` inside the parentheses of a function-like macro call on
     its (#if) line?"""
     before = text[logical_line_start(text, offset) : offset]
-    for match in _MACRO_CALL_OPEN.finditer(before):
+    directive = _IF_LINE.match(before)  # `#if (` is no call
+    for match in _MACRO_CALL_OPEN.finditer(before, directive.end() if directive else 0):
         depth = 0
         for ch in before[match.end() - 1 :]:
             depth += ch == "("

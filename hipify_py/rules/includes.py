@@ -199,6 +199,15 @@ def run(ctx: Context) -> None:
                 continue
             if target == RUNTIME_HEADER and line is not None and scope == ctx.root.id:
                 top_level_runtime.append((path, line))  # renamed or dropped below
+            elif row.nvidia_keeps and line is not None and not ctx.options.roc:
+                if not _on_nvidia_branch(ctx, path.start_byte):
+                    ctx.edit(
+                        line[0],
+                        line[1],
+                        _per_platform(ctx, raw, target),
+                        "include",
+                        structural=False,
+                    )
             else:
                 ctx.edit(
                     path.start_byte + 1, path.end_byte - 1, target, "include", structural=False
@@ -240,6 +249,32 @@ def run(ctx: Context) -> None:
         ctx.after_runtime.append(f"{compat.PLAIN_INCLUDE}{newline}")
     if ctx.before_runtime or ctx.after_runtime:
         _place_around_runtime(ctx, None if inserted else first_provider)
+
+
+def _per_platform(ctx: Context, raw: str, target: str) -> str:
+    """The include of a library HIP's NVIDIA platform lacks: there the CUDA
+    header itself (its names are the ones the code keeps)."""
+    newline = ctx.info.newline.decode("latin-1")
+    return newline.join(
+        [
+            "#if defined(__HIP_PLATFORM_NVIDIA__)",
+            f"#include {raw}",
+            "#else",
+            f"#include <{target}>",
+            "#endif",
+            "",
+        ]
+    )
+
+
+def _on_nvidia_branch(ctx: Context, offset: int) -> bool:
+    """Is ``offset`` in an #if branch that tests HIP's NVIDIA platform (a
+    translation's own, or the project's)?"""
+    node = _conditional_around(ctx, offset)
+    condition = node.child_by_field_name("condition") if node is not None else None
+    if node is not None and condition is None:
+        condition = node.child_by_field_name("name")
+    return condition is not None and "__HIP_PLATFORM_NVIDIA__" in ctx.node_text(condition)
 
 
 def _roc_companions(ctx: Context) -> None:

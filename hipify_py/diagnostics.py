@@ -259,6 +259,22 @@ LEGACY_CUBLAS = _code(
     "cublasInit/cublasShutdown become cublasCreate/cublasDestroy, cublasAlloc/cublasFree "
     "cudaMalloc/cudaFree.",
 )
+HINT_CALL_DROPPED = _code(
+    "HPY114",
+    "hint-call-dropped",
+    W,
+    "a call that only sets a hint HIP cannot take becomes its success status",
+    why="Some calls only allow a library a faster way to compute (cublasSetMathMode with "
+    "CUBLAS_TF32_TENSOR_OP_MATH). hipBLAS before 2.1 (ROCm 6.1) has no math mode, and "
+    "hipBLAS's rocBLAS backend answers every mode but the default and XF32 with "
+    "HIPBLAS_STATUS_NOT_SUPPORTED, which a checked call (ggml's CUBLAS_CHECK) turns into an "
+    "abort at run time. Either way the library computes as CUBLAS_DEFAULT_MATH does. Where "
+    "the call's arguments have no effects, the translation replaces it with its success "
+    "status.",
+    example="CUBLAS_CHECK(cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH));\n"
+    "// becomes: CUBLAS_CHECK(HIPBLAS_STATUS_SUCCESS);",
+    fix="Nothing, if the library's default (full precision) is acceptable.",
+)
 PROJECT_HIP_PATH = _code(
     "HPY113",
     "project-hip-path",

@@ -67,6 +67,7 @@ TEXT_FIELDS = (
     "older_hip",
     "newer_hip",
     "value",
+    "success_value",
     "roc_caution",
 )
 ROW_FIELDS = frozenset(
@@ -82,6 +83,7 @@ ROW_FIELDS = frozenset(
         "arg_inserts",
         "arg_from",
         "roc_args",
+        "amd_rejects",
         "older_in_call",
         "roc_in_call",
     )
@@ -148,6 +150,13 @@ class Row(NamedTuple):
     # and inside the calls ``older_in_call`` names (call prefix, name) apply
     older_hip: str = ""
     older_until: str = ""
+    # a call that only sets a hint (cublasSetMathMode) becomes this value, its
+    # success status, where HIP cannot take it: before HIP ``older_until``
+    # (hipBLAS < 2.1 has no math mode), or when argument i names one of
+    # ``amd_rejects[i]`` (modes hipBLAS's rocBLAS backend answers with
+    # HIPBLAS_STATUS_NOT_SUPPORTED); only when its arguments have no effects
+    success_value: str = ""
+    amd_rejects: tuple[tuple[int, str], ...] = ()
     # from HIP ``newer_from`` on the name is ``newer_hip`` (hipBLAS 3 of ROCm
     # 7.0 folds hipblasCaxpy_v2 back into hipblasCaxpy)
     newer_hip: str = ""
@@ -545,6 +554,14 @@ def _parse_row(
         )
     if bool(values["newer_hip"]) != bool(values["newer_from"]):
         raise TableError(f"{where}: row {name!r}: newer_hip and newer_from go together")
+    needs_value = kind == "function" and (values["older_until"] or data.get("amd_rejects"))
+    if values["success_value"] and not needs_value:
+        raise TableError(
+            f"{where}: row {name!r}: success_value is for functions, with older_until or "
+            "amd_rejects"
+        )
+    if data.get("amd_rejects") and not values["success_value"]:
+        raise TableError(f"{where}: row {name!r}: amd_rejects needs success_value")
     if values["casts_until"] and not data.get("arg_casts"):
         raise TableError(f"{where}: row {name!r}: casts_until needs arg_casts")
     if values["value"] and (status != "unsupported" or kind != "macro"):
@@ -572,6 +589,8 @@ def _parse_row(
         hip_header=values["hip_header"],
         caution=values["caution"],
         older_hip=values["older_hip"],
+        success_value=values["success_value"],
+        amd_rejects=_int_keyed(data.get("amd_rejects"), where, name, "amd_rejects"),
         newer_hip=values["newer_hip"],
         in_call=_in_call(data.get("in_call"), where, name),
         arg_casts=_int_keyed(data.get("arg_casts"), where, name, "arg_casts"),

@@ -796,3 +796,31 @@ def test_a_cuda_version_in_a_parenthesized_if_keeps_the_nvidia_side() -> None:
     assert out == src.replace("&& CUDART_VERSION", "&& " + assumed).replace(
         "(CUDART_VERSION >=", "(" + assumed + " >="
     )
+
+
+def test_a_math_mode_hip_cannot_take_becomes_the_success_status() -> None:
+    """cublasSetMathMode (HPY114): before hipBLAS 2.1 (HIP 6.1) every call is
+    dropped for HIPBLAS_STATUS_SUCCESS; from it, only the modes hipBLAS's
+    rocBLAS backend answers with HIPBLAS_STATUS_NOT_SUPPORTED, and only where
+    the arguments have no effects (ggml's CUBLAS_CHECK would abort)."""
+    src = (
+        "#include <cublas_v2.h>\n"
+        "void f(cublasHandle_t h[], int i) {\n"
+        "  cublasStatus_t a = cublasSetMathMode(h[i], CUBLAS_TF32_TENSOR_OP_MATH);\n"
+        "  cublasStatus_t b = cublasSetMathMode(h[i], CUBLAS_DEFAULT_MATH);\n"
+        "  cublasStatus_t c = cublasSetMathMode(h[i++], CUBLAS_PEDANTIC_MATH);\n"
+        "}\n"
+    )
+    new = translate(src, table=table(), hip_version="7.2")
+    assert "hipblasStatus_t a = HIPBLAS_STATUS_SUCCESS;" in new.text
+    assert "b = hipblasSetMathMode(h[i], HIPBLAS_DEFAULT_MATH);" in new.text
+    assert "c = hipblasSetMathMode(h[i++], HIPBLAS_PEDANTIC_MATH);" in new.text  # i++ stays
+    assert [(d.code, d.line) for d in new.diagnostics if d.code in ("HPY114", "HPY109")] == [
+        ("HPY114", 3),
+        ("HPY109", 5),  # not dropped, but reported
+    ]
+    old = translate(src, table=table(), hip_version="5.7")
+    assert "a = HIPBLAS_STATUS_SUCCESS;" in old.text and "b = HIPBLAS_STATUS_SUCCESS;" in old.text
+    assert [d.line for d in old.diagnostics if d.code == "HPY114"] == [3, 4]
+    # the dropped mode constants are gone, not reported; the kept call's are
+    assert [d.line for d in old.diagnostics if d.code == "HPY103"] == [5, 5]

@@ -1,9 +1,8 @@
 """NCCL code translated once builds on both HIP platforms: for AMD the include
 is RCCL's (same nccl* names), on HIP's NVIDIA platform, where RCCL does not
-exist, the translation keeps <nccl.h> (LightGBM's cuda_utils.hu).  Compiled
-with each release CI provisions for gfx942 and as HIP on NVIDIA (nvcc 12.4,
-NCCL's headers from the pinned wheel).  Skipped without the toolchains, failed
-in CI (HIPIFY_PY_REQUIRE_TOOLCHAIN=1)."""
+exist, <nccl.h> stays (LightGBM's cuda_utils.hu).  Compiled with each release CI provisions for gfx942 and as HIP
+on NVIDIA (nvcc 12.4, NCCL's headers from the pinned wheel).  Skipped without
+the toolchains, failed in CI (HIPIFY_PY_REQUIRE_TOOLCHAIN=1)."""
 
 from __future__ import annotations
 

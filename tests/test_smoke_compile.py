@@ -75,6 +75,8 @@ BOTH_PLATFORMS = [
     "240-compat-video-intrinsics-umin-umax",
     "241-compat-cooperative-groups-reduce-scan",
     "242-compat-cache-hint-loads-stores",
+    # PTX trap stays PTX on NVIDIA (nvcc has no device __builtin_trap)
+    "288-ptx-trap-builtin",
 ]
 
 

@@ -3,7 +3,8 @@
 PTX is NVIDIA's virtual ISA; hipcc cannot assemble it for gfx942, and no
 translation exists in general.  Every site is an error-level diagnostic that
 quotes the instructions; the rest of the file is still translated.  ``trap`` and
-``brkpt`` without operands become clang builtins.  Host-side
+``brkpt`` without operands become clang builtins (for AMD; the PTX stays for
+HIP's NVIDIA platform, and PTX in such a branch is not reported).  Host-side
 ``asm`` (x86) is left alone unless its text looks like PTX.  Inside a
 ``#define`` body (opaque text to the parser) an ``asm`` statement is reported
 when its text looks like PTX: where the macro expands is not known.  AMD GCN
@@ -21,6 +22,7 @@ from .. import diagnostics as D
 from ..context import Context
 from .device_code import in_device_code
 from .identifiers import scanner_of
+from .includes import on_nvidia_side
 
 _ASM = re.compile(r"(?<![\w])(?:asm|__asm__|__asm)(?![\w])")
 # PTX giveaways: %% registers, .u32/.f32 type suffixes, PTX-only opcodes
@@ -66,18 +68,45 @@ def run(ctx: Context) -> None:
             continue
         if is_amd_gcn(code):
             continue  # already AMD assembly (a project's own HIP path)
+        if on_nvidia_side(ctx, node.start_byte):
+            continue  # PTX is right on HIP's NVIDIA platform
         builtin = _BUILTINS.get(code)
         if builtin is not None and not _has_operands(node):
-            ctx.edit(node.start_byte, node.end_byte, builtin, "asm")
-            ctx.stats.converted[("device", "asm")] += 1
+            _to_builtin(ctx, node, builtin)
             continue
         _report(ctx, node.start_byte, node.end_byte, code)
 
 
-# PTX instructions without operands that a clang builtin does on any target:
+# PTX instructions without operands that a clang builtin does for AMD GPUs:
 # `trap` aborts the kernel (clang lowers __builtin_trap to s_trap on gfx942),
 # `brkpt` stops in the debugger
 _BUILTINS = {"trap": "__builtin_trap()", "brkpt": "__builtin_debugtrap()"}
+
+
+def _to_builtin(ctx: Context, node: tree_sitter.Node, builtin: str) -> None:
+    """The builtin for AMD; a statement alone on its line keeps the PTX for
+    HIP's NVIDIA platform (nvcc takes no __builtin_trap in device code)."""
+    ctx.stats.converted[("device", "asm")] += 1
+    statement = node.parent
+    text = ctx.text
+    start = text.rfind("\n", 0, node.start_byte) + 1
+    end = text.find("\n", node.end_byte)
+    if (
+        statement is None
+        or statement.type != "expression_statement"
+        or text[start : node.start_byte].strip()
+        or end < 0
+        or text[statement.end_byte : end].strip()
+    ):
+        ctx.edit(node.start_byte, node.end_byte, builtin, "asm")
+        return
+    indent = text[start : node.start_byte]
+    newline = ctx.info.newline.decode("latin-1")
+    line = text[start : statement.end_byte]
+    split = newline.join(
+        ["#if defined(__HIP_PLATFORM_NVIDIA__)", line, "#else", f"{indent}{builtin};", "#endif"]
+    )
+    ctx.edit(start, statement.end_byte, split, "asm")
 
 
 def _has_operands(node: tree_sitter.Node) -> bool:

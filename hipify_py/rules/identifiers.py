@@ -746,6 +746,8 @@ def _rename(
     node: tree_sitter.Node | None = None,
 ) -> None:
     name = row.cuda
+    if ctx.dropped and any(first <= start < last for first, last in ctx.dropped):
+        return  # in a call the translation replaced by its value
     legacy = ctx.table.legacy.get(name) if not in_string else None
     if legacy is not None:
         found = legacy_call(ctx, legacy, start, end, node)
@@ -800,6 +802,20 @@ def _rename(
             or target
         )
     call = _call(ctx, row, start, end, node, in_string)
+    if row.success_value and call is not None and not using_roc:
+        reason = _hint_unusable(ctx, row, older, call)
+        if reason and _to_success_value(ctx, row, start, call, reason):
+            return
+        if reason and not older:  # an argument has effects: the call stays
+            ctx.report(
+                D.SIGNATURE_CAUTION,
+                start,
+                f"{name} -> {target}: {reason} (left: an argument has effects)",
+                hint=f"drop the call, keeping what its arguments do; it returns "
+                f"{row.success_value} where HIP takes the hint",
+                name=name,
+                end=end,
+            )
     form = ""
     if call is not None and row.by_arity and not using_roc:
         variant = dict(row.by_arity).get(len(call.args))
@@ -1159,6 +1175,7 @@ def _call(
     """The call this name makes, when the row has argument-level fixes."""
     if in_string or not (
         row.by_arity
+        or row.success_value
         or row.fixes_arguments
         or row.roc_args
         or row.arg_from
@@ -1171,6 +1188,53 @@ def _call(
     if body is None or body.type != "preproc_arg":
         return None
     return call_in_text(ctx.text, end, body.end_byte)
+
+
+# an argument without effects: no call, assignment or increment in it
+_EFFECT_FREE = re.compile(r"(?:[^()=+-]|->|\+(?!\+)|-(?![-=]))*\Z")
+
+
+def _hint_unusable(ctx: Context, row: Row, older: bool, call: Call) -> str:
+    """Why the HIP function cannot take this hint call ("" when it can)."""
+    if older:
+        return (
+            f"{row.hip} needs HIP >= {format_version(cached_version(row.older_until))} "
+            f"(target is {format_version(ctx.target_hip)})"
+        )
+    for index, names in row.amd_rejects:
+        if index < len(call.args):
+            words = re.findall(r"\w+", ctx.text[call.args[index].start : call.args[index].end])
+            rejected = [w for w in words if w in names.split()]
+            if rejected:
+                return (
+                    f"on AMD GPUs {row.hip} answers {', '.join(rejected)} with a "
+                    "not-supported status"
+                )
+    return ""
+
+
+def _to_success_value(ctx: Context, row: Row, start: int, call: Call, reason: str) -> bool:
+    """``success_value``: the whole call becomes the value (HPY114), when none
+    of its arguments has effects; False (nothing done) otherwise."""
+    if call.in_macro or not all(
+        _EFFECT_FREE.match(ctx.text[a.start : a.end]) for a in call.args
+    ):
+        return False
+    end = call.close + 1
+    ctx.edit(start, end, row.success_value, "identifiers", structural=False)
+    ctx.dropped.append((start, end))
+    ctx.stats.converted[(row.library, row.kind)] += 1
+    ctx.references.append((start, row.cuda, row.success_value, row.library))
+    ctx.report(
+        D.HINT_CALL_DROPPED,
+        start,
+        f"{row.cuda}(...) -> {row.success_value}: {reason}; the call only sets a hint, so the "
+        "translation drops it and keeps its success status",
+        hint=row.hint or "nothing to do if the library's default is acceptable",
+        name=row.cuda,
+        end=end,
+    )
+    return True
 
 
 @lru_cache(maxsize=1024)

@@ -83,8 +83,12 @@ def _library_gap(sample: Sample, compiler: Compiler, platforms: dict[str, Any]) 
                 if why is not None:
                     return f"{library} not available on ROCm {compiler.release}: {why}"
                 return f"{library} not available (<{header}> not found)"
-        elif compiler.platform == "nvidia" and not info["nvidia"].get("available", False):
-            return f"{library}: {info['nvidia']['why']}; runs as a CUDA original only"
+        elif compiler.platform == "nvidia":
+            if not info["nvidia"].get("available", False):
+                return f"{library}: {info['nvidia']['why']}; runs as a CUDA original only"
+            header = info["nvidia"].get("header")
+            if header and not compiler.has_header(header):
+                return f"{library} not available for HIP on NVIDIA (<{header}> not found)"
     return None
 
 

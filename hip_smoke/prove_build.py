@@ -108,8 +108,12 @@ def _gap(
                 return f"{library} not available" + (
                     f" on ROCm {compiler.release}: {why}" if why else f" (<{header}> not found)"
                 )
-        elif platform == "nvidia" and not info["nvidia"].get("available", False):
-            return f"{library}: {info['nvidia']['why']}"
+        elif platform == "nvidia":
+            if not info["nvidia"].get("available", False):
+                return f"{library}: {info['nvidia']['why']}"
+            header = info["nvidia"].get("header")
+            if header and not compiler.has_header(header):
+                return f"{library} not available for HIP on NVIDIA (<{header}> not found)"
     return None
 
 

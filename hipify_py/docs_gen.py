@@ -40,6 +40,10 @@ def _versions(row: Row, prefix: str) -> str:
             parts.append(f"before {row.older_until}: `{row.older_hip}`")
         if row.newer_hip:
             parts.append(f"from {row.newer_from}: `{row.newer_hip}`")
+        if row.success_value:  # a hint call HIP cannot take
+            when = [f"before {row.older_until}"] if row.older_until else []
+            when += [f"with {' / '.join(names.split())}" for _, names in row.amd_rejects]
+            parts.append(f"{' or '.join(when)}: `{row.success_value}` (HPY114)")
     return ", ".join(parts)
 
 

@@ -316,6 +316,7 @@ def rewrite_roc_arguments(
         return None
     args = call.args
     kept: list[int] = []
+    copied: set[int] = set()
     pending: list[str] = []
     inserts: list[tuple[int, str]] = []  # (position, text) before the next kept argument
     for part in parts:
@@ -330,13 +331,18 @@ def rewrite_roc_arguments(
         copies = [_copied(ctx, args[int(m.group(1))]) for m in _COPY.finditer(part)]
         if None in copies:
             return None
+        copied.update(int(m.group(1)) for m in _COPY.finditer(part))
         pieces = _COPY.split(part)  # text, index, text, index, ..., text
         pending.append(
             "".join(p if i % 2 == 0 else copies[i // 2] or "" for i, p in enumerate(pieces))
         )
     dropped = [i for i in range(len(args)) if i not in kept]
-    if not kept or any(not _plain(ctx, args[i]) for i in dropped):
+    # a dropped argument the template writes again (moved) may be an enumerator:
+    # the copy is translated, the original is not renamed in place
+    moved = [i for i in dropped if i in copied and not _plain(ctx, args[i])]
+    if not kept or any(not _plain(ctx, args[i]) for i in dropped if i not in moved):
         return None
+    ctx.moved.extend((args[i].start, args[i].end) for i in moved)
     group = ctx.new_group()
     for position, text in inserts:
         ctx.edit(position, position, text, "roc-arguments", group=group)

@@ -515,7 +515,7 @@ def run(ctx: Context) -> None:
     facts = facts_in(ctx.cache)
     keep = facts.keep if facts is not None else frozenset()  # the clang engine's user names
     for start, row in hits:
-        if start in keep:
+        if start in keep or (ctx.moved and any(a <= start < b for a, b in ctx.moved)):
             continue
         name = row.cuda
         end = start + len(_token_of(name))
@@ -1274,12 +1274,16 @@ def _report_roc_casts(
 ) -> None:
     """HPY115: ``made`` arguments of the call were cast to the ROC types."""
     types = sorted({cast for _, cast in _roc_casts_for(ctx, row, call)})
+    found = ctx.table.roc_casts.get(row.cuda)
+    why = found.why if found is not None and found.why else "the HIP types have the same layout"
     ctx.report(
         D.ROC_ARGUMENT_CAST,
         start,
         f"{row.cuda} -> {target}: {made} argument{'s' if made > 1 else ''} cast to "
-        f"{', '.join(types)} (the HIP types have the same layout)",
-        hint="declare the values with the ROC types to drop the casts",
+        f"{', '.join(types)} ({why})",
+        hint="declare the values with the ROC types to drop the casts"
+        if found is None or not found.why
+        else "",
         name=row.cuda,
         end=end,
     )

@@ -248,9 +248,10 @@ class Provider(NamedTuple):
     # the HIP libraries' headers include this library's HIP header and the ROC
     # libraries' do not: with --roc a file using its names gets it included
     with_roc: bool = False
-    # with --roc, macros a file using this library's ROC names gets defined ahead
-    # of its includes (MIOpen declares its backend API only with MIOPEN_BETA_API)
-    roc_defines: tuple[str, ...] = ()
+    # with --roc, (macro, ROC name prefixes): a file that uses a ROC name with
+    # such a prefix gets the macro defined ahead of its includes (MIOpen
+    # declares its backend API only with MIOPEN_BETA_API)
+    roc_defines: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class RocCasts(NamedTuple):
@@ -660,14 +661,26 @@ def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) 
         )
 
 
-def _macros(value: Any, where: str, library: str) -> tuple[str, ...]:
+def _macros(value: Any, where: str, library: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if value is None:
         return ()
-    if not isinstance(value, list) or not all(
-        isinstance(v, str) and re.fullmatch(r"[A-Za-z_]\w*", v) for v in value
-    ):
-        raise TableError(f"{where}: provider {library!r}: roc_defines must list macro names")
-    return tuple(value)
+    problem = f"{where}: provider {library!r}: roc_defines must map macro -> [name prefixes]"
+    if not isinstance(value, dict):
+        raise TableError(problem)
+    found = []
+    for macro, prefixes in value.items():
+        if macro == "__line__":
+            continue
+        if not (
+            isinstance(macro, str)
+            and re.fullmatch(r"[A-Za-z_]\w*", macro)
+            and isinstance(prefixes, list)
+            and prefixes
+            and all(isinstance(p, str) and re.fullmatch(r"\w+", p) for p in prefixes)
+        ):
+            raise TableError(problem)
+        found.append((macro, tuple(prefixes)))
+    return tuple(found)
 
 
 def _flag(value: Any, where: str, library: str, key: str) -> bool:

@@ -263,9 +263,14 @@ def _roc_defines(ctx: Context, newline: str) -> None:
     the names the file uses (providers.yaml ``roc_defines``: MIOpen's backend
     API is declared only with MIOPEN_BETA_API), defined ahead of the includes
     unless the file defines them."""
-    for library in sorted({library for *_, library in ctx.references}):
+    used: dict[str, set[str]] = {}
+    for _, _, target, library in ctx.references:
+        used.setdefault(library, set()).add(target)
+    for library in sorted(used):
         provider = ctx.table.providers.get(library)
-        for macro in provider.roc_defines if provider is not None else ():
+        for macro, prefixes in provider.roc_defines if provider is not None else ():
+            if not any(name.startswith(prefixes) for name in used[library]):
+                continue
             if directive_in(ctx, re.compile(rf"#[ \t]*define[ \t]+{macro}\b")):
                 continue
             ctx.before_runtime.append(

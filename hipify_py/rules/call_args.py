@@ -310,7 +310,8 @@ def rewrite_roc_arguments(
     ones in ``casts`` (CUDA's argument index, ROC type: roc-casts.yaml); how
     many were cast.  None (nothing done) when the template has no form for
     this many arguments, or when an argument to drop or copy is not plain (it
-    could have effects, or hold names other edits rename)."""
+    could have effects, or hold names other edits rename); an argument dropped
+    and copied (moved) may be a CUDA enumerator, which the copy translates."""
     parts = row.roc_template(len(call.args))
     if parts is None:
         return None

@@ -53,8 +53,11 @@ class Context:
     # HIP headers translated names need beyond what the mapped includes bring
     needed_headers: set[str] = field(default_factory=set)
     cautioned: set[str] = field(default_factory=set)  # names HPY109 was reported for
-    # spans of calls replaced by a value (older_value): names in them are gone
+    # spans of calls replaced by a value (success_value): names in them are gone
     dropped: list[tuple[int, int]] = field(default_factory=list)
+    # --roc: arguments roc_args moved (dropped, written again translated): the
+    # names in them are not renamed in place
+    moved: list[tuple[int, int]] = field(default_factory=list)
     needs_compat: bool = False  # --compat: a name hipify_py_compat.h provides is used
     # headers hipify_py_compat.h must follow (its NVML part needs <amd_smi/amdsmi.h>)
     compat_after: set[str] = field(default_factory=set)

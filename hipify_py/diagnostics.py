@@ -187,12 +187,14 @@ ROC_ARGUMENT_CAST = _code(
     "roc-argument-cast",
     N,
     "with --roc, a call's complex, half or bfloat16 arguments are cast to the ROC library's own "
-    "types (same layout)",
+    "types (same layout), or inputs to the non-const pointer the ROC function declares",
     why="rocBLAS, rocSOLVER and rocSPARSE take rocblas_float_complex*, rocblas_half*, "
     "rocsparse_double_complex*, ... where CUDA's calls take cuComplex*, __half*, ...; the file "
     "keeps HIP's types (hipFloatComplex, __half, __hip_bfloat16), which its arithmetic "
     "(hipCaddf, __hadd, kernels) needs, and the values have the same layout, so the pointers "
-    "are cast at the call.",
+    "are cast at the call.  MIOpen declares some inputs it only reads void* where cuDNN has "
+    "const void* (batch normalization's alpha, beta, scale, bias): those are cast to void*, "
+    "and the note says so.",
     example="cublasCgemm(h, ..., alpha, A, ...)  // rocblas_cgemm(h, ..., "
     "(const rocblas_float_complex*)(alpha), ...)",
     fix="Nothing to do.  To drop the casts, declare the values with the ROC types.",

@@ -102,7 +102,7 @@ HEADER_FIELDS = frozenset(
         "nvidia_keeps",
     }
 )
-PROVIDER_FIELDS = frozenset({"header", "prefixes", "note", "with_roc"})
+PROVIDER_FIELDS = frozenset({"header", "prefixes", "note", "with_roc", "roc_defines"})
 RELEASE_FIELDS = frozenset({"version", "rocm", "note"})
 LEGACY_FIELDS = frozenset({"params", "returns", "v2", "note"})
 FILE_FIELDS = frozenset(
@@ -271,6 +271,10 @@ class Provider(NamedTuple):
     # the HIP libraries' headers include this library's HIP header and the ROC
     # libraries' do not: with --roc a file using its names gets it included
     with_roc: bool = False
+    # with --roc, (macro, ROC name prefixes): a file that uses a ROC name with
+    # such a prefix gets the macro defined ahead of its includes (MIOpen
+    # declares its backend API only with MIOPEN_BETA_API)
+    roc_defines: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class RocCasts(NamedTuple):
@@ -281,6 +285,9 @@ class RocCasts(NamedTuple):
     args: int
     casts: tuple[tuple[int, str], ...]
     differs: str = ""
+    # why the casts keep the meaning, where it is not the value types' layout
+    # (MIOpen's batch normalization takes void* for inputs CUDA's take as const void*)
+    why: str = ""
 
 
 class Release(NamedTuple):
@@ -684,7 +691,30 @@ def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) 
             prefixes=tuple(sorted(pairs, key=lambda pair: -len(pair[0]))),
             origin=where,
             with_roc=_flag(data.get("with_roc", False), where, library, "with_roc"),
+            roc_defines=_macros(data.get("roc_defines"), where, library),
         )
+
+
+def _macros(value: Any, where: str, library: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if value is None:
+        return ()
+    problem = f"{where}: provider {library!r}: roc_defines must map macro -> [name prefixes]"
+    if not isinstance(value, dict):
+        raise TableError(problem)
+    found = []
+    for macro, prefixes in value.items():
+        if macro == "__line__":
+            continue
+        if not (
+            isinstance(macro, str)
+            and re.fullmatch(r"[A-Za-z_]\w*", macro)
+            and isinstance(prefixes, list)
+            and prefixes
+            and all(isinstance(p, str) and re.fullmatch(r"\w+", p) for p in prefixes)
+        ):
+            raise TableError(problem)
+        found.append((macro, tuple(prefixes)))
+    return tuple(found)
 
 
 def _flag(value: Any, where: str, library: str, key: str) -> bool:
@@ -934,13 +964,14 @@ def _parse_roc_casts(doc: dict[str, Any], path: Path, out: dict[str, RocCasts]) 
         args = data.get("args") if isinstance(data, dict) else None
         if not isinstance(args, int) or isinstance(args, bool) or args < 1:
             raise TableError(f"{where}: roc_casts: {name!r} needs args (the number of arguments)")
-        unknown = set(data) - {"args", "casts", "differs", "__line__"}
+        unknown = set(data) - {"args", "casts", "differs", "why", "__line__"}
         if unknown:
             raise TableError(f"{where}: roc_casts: {name!r}: unknown {', '.join(sorted(unknown))}")
         out[str(name)] = RocCasts(
             args,
             _int_keyed(data.get("casts"), where, str(name), "casts"),
             _text(data.get("differs"), where, "differs"),
+            _text(data.get("why"), where, "why"),
         )
 
 

@@ -25,7 +25,7 @@ def test_providers_and_releases_load(tmp_path: Path) -> None:
         tables(
             tmp_path,
             "providers:\n"
-            "  blas: {header: cublas_v2.h, prefixes: {cublasLt: cublasLt.h, cublasLtMatmul: x.h}}\n"
+            "  blas: {header: cublas_v2.h, prefixes: {cublasLt: cublasLt.h, cublasLtMatmul: x.h}, roc_defines: {ROCBLAS_BETA: [rocblas_beta_, rocblas_x]}}\n"
             "releases:\n"
             '  hipblas: {version: [hipblasVersionMajor, hipblasVersionMinor], rocm: {"0.54": "5.5.1"}}\n',
         )
@@ -34,6 +34,7 @@ def test_providers_and_releases_load(tmp_path: Path) -> None:
     assert blas.header == "cublas_v2.h"
     assert blas.prefixes[0] == ("cublasLtMatmul", "x.h")  # longest prefix first
     assert blas.origin.endswith("providers.yaml:3")
+    assert blas.roc_defines == (("ROCBLAS_BETA", ("rocblas_beta_", "rocblas_x")),)
     release = table.releases["hipblas"]
     assert release.macros == ("hipblasVersionMajor", "hipblasVersionMinor")
     assert release.rocm == (("0.54", "5.5.1"),)
@@ -47,6 +48,9 @@ def test_providers_and_releases_load(tmp_path: Path) -> None:
         ("providers:\n  blas: {header: cublas_v2.h, colour: red}\n", "unknown field"),
         ("providers:\n  blas: {header: cublas_v2.h, prefixes: [a]}\n", "must map prefix"),
         ("providers: [1]\n", "'providers' must be a mapping"),
+        ("providers:\n  blas: {header: cublas_v2.h, roc_defines: {1x: [a]}}\n", "must map macro"),
+        ("providers:\n  blas: {header: cublas_v2.h, roc_defines: {X: []}}\n", "must map macro"),
+        ("providers:\n  blas: {header: cublas_v2.h, roc_defines: [X]}\n", "must map macro"),
         ("releases:\n  hipblas: {version: x, rocm: {}}\n", "must list macro names"),
         ('releases:\n  hipblas: {version: [a], rocm: {"1.0": "five"}}\n', "not a version"),
         ("releases:\n  hipblas: {version: [a]}\n", "must map version"),
@@ -64,6 +68,7 @@ def test_shipped_providers_name_known_headers() -> None:
     table = load_table()
     assert table.providers["blas"].header == "cublas_v2.h"
     assert table.headers[table.providers["dnn"].header].hip == "hipdnn.h"
+    assert table.providers["dnn"].roc_defines[0][0] == "MIOPEN_BETA_API"
     assert "hipsolver" in table.releases
     libraries = {row.library for row in table.names.values()}
     assert libraries <= set(table.providers), "every library needs a provider header"

@@ -256,6 +256,211 @@ def test_the_roc_translation_compiles_for_gfx942(release: str) -> None:
         assert failed.returncode != 0 and "rocblas_cgemm" in failed.stderr + failed.stdout
 
 
+# ------------------------------------------------------------ 4. library calls that compile
+# (each call here failed to compile after translation without a diagnostic:
+# tests/data/signature_silent.yaml listed them; one example of each cause)
+
+ROC_CALLS = b"""#include <cuda_fp16.h>
+#include <cublas_v2.h>
+#include <cusparse.h>
+#include <cusolverDn.h>
+void f(cublasHandle_t h, cusparseHandle_t sh, cusolverDnHandle_t dh, cusparseMatDescr_t d,
+       int64_t n, int m, cuDoubleComplex* A, cuDoubleComplex* B, cuDoubleComplex alpha,
+       const __half* const* xs, __half* const* ys, float a, float b, void* const* C,
+       cuComplex* ca, cuComplex* cx, cuComplex* cy, int* rp, int* ci, cuComplex* w, int lw, int* info) {
+  cublasZtrsm_v2_64(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, n, &alpha, A, n, B, n);
+  cublasHSHgemvBatched(h, CUBLAS_OP_N, m, m, &a, xs, m, xs, 1, &b, ys, 1, 4);
+  cublasGemmBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &a, (const void* const*)C, CUDA_R_32F, m, (const void* const*)C, CUDA_R_32F, m, &b, C, CUDA_R_32F, m, 4, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
+  cusparseCbsrmv(sh, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, m, m, m, cx, d, ca, rp, ci, 2, cx, cx, cy);
+  cusolverDnCpotrf(dh, CUBLAS_FILL_MODE_LOWER, m, ca, m, w, lw, info);
+}
+"""
+
+MIOPEN_CALLS = b"""#include <cudnn.h>
+void f(cudnnHandle_t h, cudnnTensorDescriptor_t xd, cudnnTensorDescriptor_t yd, cudnnFilterDescriptor_t wd,
+       cudnnConvolutionDescriptor_t cd, cudnnDropoutDescriptor_t dd, void* x, void* y, void* w,
+       void* ws, size_t wss, void* st, size_t sts, void* rs, size_t rss,
+       const float* scale, const float* bias, const float* mean, const float* var) {
+  const float one = 1.0f, zero = 0.0f;
+  cudnnSoftmaxForward(h, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL, &one, xd, x, &zero, yd, y);
+  cudnnConvolutionBackwardData(h, &one, wd, w, yd, y, cd, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0, ws, wss, &zero, xd, x);
+  cudnnSetDropoutDescriptor(dd, h, 0.5f, st, sts, 1234ULL);
+  cudnnDropoutForward(h, dd, xd, x, yd, y, rs, rss);
+  cudnnBatchNormalizationForwardInference(h, CUDNN_BATCHNORM_SPATIAL, &one, &zero, xd, x, yd, y, xd, scale, bias, mean, var, 1e-5);
+  cudnnBackendDescriptor_t graph;
+  cudnnBackendCreateDescriptor(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &graph);
+  cudnnBackendSetAttribute(graph, CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &h);
+}
+"""
+
+LT_CALLS = b"""#include <cublasLt.h>
+void f(cublasLtMatmulDesc_t* d) {
+  cublasComputeType_t ct = CUBLAS_COMPUTE_32F;
+  cublasLtMatmulDescCreate(d, ct, CUDA_R_32F);
+}
+"""
+
+
+@pytest.mark.parametrize("release", ["7.2", "6.4"])
+def test_roc_calls_of_each_fixed_cause_are_rewritten_and_compile(release: str) -> None:
+    compiler = amd_compiler(release)
+    blas = translated(ROC_CALLS, "--roc", "--hip-version", release, "-v")
+    assert blas.returncode == 0, blas.stderr.decode()
+    text = blas.stdout.decode()
+    # ROC-only functions (rocBLAS _64, mixed precision): their complex / half arguments cast
+    assert (
+        "rocblas_ztrsm_64(h, rocblas_side_left, rocblas_fill_lower, rocblas_operation_none, "
+        "rocblas_diagonal_non_unit, n, n, (const rocblas_double_complex*)(&alpha), "
+        "(const rocblas_double_complex*)(A), n, (rocblas_double_complex*)(B), n);"
+    ) in text
+    assert (
+        "rocblas_hshgemv_batched(h, rocblas_operation_none, m, m, &a, "
+        "(const rocblas_half* const*)(xs), m, (const rocblas_half* const*)(xs), 1, &b, "
+        "(rocblas_half* const*)(ys), 1, 4);"
+    ) in text
+    # D is C's pointer array as rocBLAS's void* d; the compute type a rocblas_datatype
+    assert (
+        "&b, C, rocblas_datatype_f32_r, m, (void*)(C), rocblas_datatype_f32_r, m, 4, "
+        "rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, 0);"
+    ) in text
+    # roc_args rewrites that also cast the complex arguments they keep
+    assert (
+        "rocsparse_cbsrmv(sh, rocsparse_direction_row, rocsparse_operation_none, m, m, m, "
+        "(const rocsparse_float_complex*)(cx), d, (const rocsparse_float_complex*)(ca), rp, ci, "
+        "2, nullptr, (const rocsparse_float_complex*)(cx), (const rocsparse_float_complex*)(cx), "
+        "(rocsparse_float_complex*)(cy));"
+    ) in text
+    assert "rocsolver_cpotrf(dh, rocblas_fill_lower, m, (rocblas_float_complex*)(ca), m, info);" in text
+    assert "input.cu:13:3: info: cusolverDnCpotrf -> rocsolver_cpotrf: 1 argument cast to " in (
+        blas.stderr.decode()
+    )
+    dnn = translated(MIOPEN_CALLS, "--roc", "--hip-version", release, "-v")
+    assert dnn.returncode == 0, dnn.stderr.decode()
+    text = dnn.stdout.decode()
+    # MIOpen declares its backend API only with MIOPEN_BETA_API
+    assert text.startswith(
+        "#ifndef MIOPEN_BETA_API\n#define MIOPEN_BETA_API\n#endif\n#include <miopen/miopen.h>\n"
+    )
+    # arguments moved (enumerators too, translated), a descriptor passed twice, defaults
+    assert (
+        "miopenSoftmaxForward_V2(h, &one, xd, x, &zero, yd, y, MIOPEN_SOFTMAX_ACCURATE, "
+        "MIOPEN_SOFTMAX_MODE_CHANNEL);"
+    ) in text
+    assert (
+        "miopenConvolutionBackwardData(h, &one, yd, y, wd, w, cd, miopenConvolutionBwdDataAlgoGEMM, "
+        "&zero, xd, x, ws, wss);"
+    ) in text
+    assert (
+        "miopenSetDropoutDescriptor(dd, h, 0.5f, st, sts, 1234ULL, false, false, "
+        "MIOPEN_RNG_PSEUDO_XORWOW);"
+    ) in text
+    assert "miopenDropoutForward(h, dd, xd, xd, x, yd, y, rs, rss);" in text
+    # inputs MIOpen declares void* (it only reads them)
+    assert "(void*)(&one), (void*)(&zero), xd, x, yd, y, xd, (void*)(scale), (void*)(bias)" in text
+    assert "MIOPEN_TYPE_HANDLE, 1, (void*)(&h));" in text
+    assert "HPY109" not in dnn.stderr.decode() and "HPY205" not in dnn.stderr.decode()
+    lt = translated(LT_CALLS, "--roc", "--hip-version", release)
+    assert b"hipblasComputeType_t ct = HIPBLAS_COMPUTE_32F;" in lt.stdout
+    with compiler.workspace() as work:
+        for name, done in (("blas", blas), ("dnn", dnn), ("lt", lt)):
+            (work / f"{name}.hip").write_bytes(done.stdout)
+            built = compiler.run(
+                ["--offload-arch=gfx942", "-fsyntax-only", "-x", "hip", f"{name}.hip"], cwd=work
+            )
+            assert built.returncode == 0, name + ": " + built.stderr + built.stdout
+
+
+MIOPEN_DIFFERING = b"""#include <cudnn.h>
+void f(cudnnHandle_t h, cudnnTensorDescriptor_t xd, cudnnTensorDescriptor_t yd, cudnnFilterDescriptor_t wd,
+       cudnnConvolutionDescriptor_t cd, cudnnPoolingDescriptor_t pd, cudnnLRNDescriptor_t ld,
+       cudnnCTCLossDescriptor_t ctc, cudnnDropoutDescriptor_t dd, void* x, void* y, void* w, void* ws,
+       size_t wss, cudnnConvolutionFwdAlgoPerf_t* perf, int* found, float* p, void** st, unsigned long long* seed) {
+  cudnnSetPooling2dDescriptor(pd, CUDNN_POOLING_MAX, CUDNN_NOT_PROPAGATE_NAN, 2, 2, 0, 0, 2, 2);
+  cudnnSetLRNDescriptor(ld, 5, 1e-4, 0.75, 2.0);
+  cudnnSetCTCLossDescriptor(ctc, CUDNN_DATA_FLOAT);
+  cudnnGetDropoutDescriptor(dd, h, p, st, seed);
+  cudnnGetConvolutionForwardWorkspaceSize(h, xd, wd, cd, yd, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &wss);
+  cudnnFindConvolutionForwardAlgorithmEx(h, xd, x, wd, w, cd, yd, y, 1, found, perf, ws, wss);
+  cudnnSoftmaxForward(h, (cudnnSoftmaxAlgorithm_t)(1), CUDNN_SOFTMAX_MODE_CHANNEL, p, xd, x, p, yd, y);
+}
+"""
+
+
+def test_miopen_calls_that_differ_otherwise_are_reported_at_their_line() -> None:
+    done = translated(MIOPEN_DIFFERING, "--roc", "--hip-version", "7.2")
+    errors = done.stderr.decode()
+    expected = {
+        6: "cudnnSetPooling2dDescriptor -> miopenSet2dPoolingDescriptor: the ROC signature "
+        "differs; miopenSet2dPoolingDescriptor has no NaN-propagation option: drop argument 3 "
+        "(maxpoolingNanOpt)",
+        7: "cudnnSetLRNDescriptor -> miopenSetLRNDescriptor: the ROC signature differs; "
+        "miopenSetLRNDescriptor takes the LRN mode after the descriptor",
+        8: "cudnnSetCTCLossDescriptor -> miopenSetCTCLossDescriptor: the ROC signature differs; "
+        "miopenSetCTCLossDescriptor also takes blank_label_id and apply_softmax_layer: append "
+        "the blank label (cuDNN's is 0)",
+        9: "cudnnGetDropoutDescriptor -> miopenGetDropoutDescriptor: the ROC signature differs; "
+        "miopenGetDropoutDescriptor also returns use_mask, state_evo and rng_mode",
+        10: "cudnnGetConvolutionForwardWorkspaceSize -> miopenConvolutionForwardGetWorkSpaceSize: "
+        "the ROC signature differs; miopenConvolutionForwardGetWorkSpaceSize takes (handle, "
+        "wDesc, xDesc, convDesc, yDesc, sizeInBytes): wDesc before xDesc and no algo",
+        11: "cudnnFindConvolutionForwardAlgorithmEx -> miopenFindConvolutionForwardAlgorithm: the "
+        "ROC signature differs; miopenFindConvolutionForwardAlgorithm takes a bool "
+        "exhaustiveSearch after workSpaceSizeInBytes",
+        # a moved argument that is not plain: the call is left, and reported
+        12: "cudnnSoftmaxForward -> miopenSoftmaxForward_V2: the ROC signature differs; "
+        "miopenSoftmaxForward_V2 takes the algorithm and mode last",
+    }
+    for line, text in expected.items():
+        assert f"input.cu:{line}:3: warning: {text}" in errors, (line, errors)
+    assert errors.count("[HPY109]") == len(expected)
+    assert b"miopenSoftmaxForward_V2(h, (miopenSoftmaxAlgorithm_t)(1), MIOPEN_SOFTMAX_MODE_CHANNEL, p," in (
+        done.stdout
+    )
+
+
+def test_the_beta_api_macro_is_defined_once_and_only_where_a_beta_name_is_used() -> None:
+    own = b"#define MIOPEN_BETA_API\n" + MIOPEN_CALLS
+    done = translated(own, "--roc")
+    assert done.stdout.count(b"MIOPEN_BETA_API") == 1
+    assert b"MIOPEN_BETA_API" not in translated(MIOPEN_CALLS).stdout  # hipDNN
+    assert b"MIOPEN_BETA_API" not in translated(ROC_CALLS, "--roc").stdout
+    stable = MIOPEN_CALLS.split(b"  cudnnBackendDescriptor_t graph;")[0] + b"}\n"
+    assert b"MIOPEN_BETA_API" not in translated(stable, "--roc").stdout
+
+
+@pytest.mark.parametrize("release", ["7.2", "6.4"])
+def test_the_beta_prefixes_cover_every_miopen_name_declared_only_for_the_beta_api(
+    release: str,
+) -> None:
+    import re
+
+    from hip_smoke.toolchain import complete_root
+    from hipify_py.table_cache import load_table
+
+    amd_compiler(release)  # fails or skips as the toolchain tests do
+    root = complete_root(f"amd-{release}")
+    assert root is not None
+    beta: list[str] = []
+    stable: list[str] = []
+    depth: list[bool] = []
+    for line in (root / "usr/include/miopen/miopen.h").read_text().splitlines():
+        text = line.strip()
+        if re.match(r"#\s*if", text):
+            depth.append(text.startswith("#ifdef MIOPEN_BETA_API"))
+        elif re.match(r"#\s*endif", text):
+            depth.pop()
+        elif re.match(r"#\s*el", text):
+            depth[-1] = False
+        (beta if any(depth) else stable).append(line)
+    names = re.compile(r"\b(?:miopen|MIOPEN_)\w+")
+    only_beta = set(names.findall("\n".join(beta))) - set(names.findall("\n".join(stable)))
+    table = load_table()
+    prefixes = dict(table.providers["dnn"].roc_defines)["MIOPEN_BETA_API"]
+    used = {row.roc for row in table.names.values() if row.library == "dnn" and row.roc}
+    assert len(used & only_beta) > 300  # the backend API
+    assert not {name for name in used & only_beta if not name.startswith(prefixes)}
+
+
 # ------------------------------------------------------------ rocRAND device API
 
 RAND_KERNEL = b"""#include <curand_kernel.h>
@@ -286,3 +491,31 @@ def test_a_curand_kernel_becomes_rocrand_and_compiles(release: str) -> None:
             ["--offload-arch=gfx942", "-x", "hip", "-c", "unit.hip", "-o", "unit.o"], cwd=work
         )
         assert built.returncode == 0, built.stderr + built.stdout
+
+
+# ------------------------------------------------------------ the casts' generator
+
+
+def test_gen_roc_casts_keys_a_rewritten_calls_casts_by_cudas_argument() -> None:
+    # hipcc numbers the arguments of the ROC call roc_args wrote: roc-casts.yaml
+    # keys them by CUDA's, and text the template writes in gets none
+    import sys
+
+    sys.path.insert(0, str(REPO / "tools"))
+    from gen_roc_casts import Failure, roc_value_casts
+
+    def note(number: str, source: str, target: str) -> str:
+        return (
+            f"candidate function not viable: no known conversion from '{source} *' (aka 'x') "
+            f"to '{target} *' (aka 'y') for {number} argument"
+        )
+
+    potrf = Failure("cusolverDnCpotrf", "", [], [note("4th", "hipComplex", "rocblas_float_complex")])
+    assert roc_value_casts(potrf, 8) == {3: "rocblas_float_complex*"}
+    # rocsparse_cbsrmv(..., nullptr, x, beta, y): its 14th argument is CUDA's 13th
+    bsrmv = Failure(
+        "cusparseCbsrmv", "", [], [note("14th", "const hipComplex", "const rocsparse_float_complex")]
+    )
+    assert roc_value_casts(bsrmv, 15) == {12: "const rocsparse_float_complex*"}
+    # the same call with another number of arguments is not rewritten: hipcc's index stays
+    assert roc_value_casts(bsrmv, 14) == {13: "const rocsparse_float_complex*"}

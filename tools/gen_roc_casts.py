@@ -74,14 +74,18 @@ def calls_source(headers: list[str], signatures: dict[str, list[str]], names: li
     return "\n".join(lines) + "\n"
 
 
-def callable_names(signatures: dict[str, list[str]], libraries: set[str]) -> list[str]:
+def callable_names(
+    signatures: dict[str, list[str]], libraries: set[str], roc: bool = False
+) -> list[str]:
+    """The functions of ``libraries`` the tables give a HIP name (with ``roc``:
+    a ROC name, rocBLAS's _64 and mixed-precision functions have only that)."""
     from hipify_py.table_cache import load_table
 
     table = load_table()
     names = []
     for name, params in sorted(signatures.items()):
         row = table.names.get(name)
-        if row is None or row.library not in libraries or not row.hip:
+        if row is None or row.library not in libraries or not (row.roc if roc else row.hip):
             continue
         if any("(*)" in t or t.endswith("&") or re.search(r"\[\d+\]", t) for t in params):
             continue  # function pointers, references, sized arrays: no plain declaration
@@ -102,8 +106,15 @@ _NOTE_ROC = re.compile(
 )
 
 
-def roc_value_casts(failure: Failure) -> dict[int, str]:
-    """The casts a --roc call needs from HIP's value types to the ROC library's."""
+def roc_value_casts(failure: Failure, arity: int | None = None) -> dict[int, str]:
+    """The casts a --roc call of ``arity`` arguments needs from HIP's value
+    types to the ROC library's, keyed by CUDA's argument index: where the
+    row's ``roc_args`` rewrote the call, hipcc's argument is the template's,
+    and only a CUDA argument it keeps (``{i}``) can be cast."""
+    from hipify_py.table_cache import load_table
+
+    row = load_table().names.get(failure.function)
+    template = row.roc_template(arity) if row is not None and arity is not None else None
     found: dict[int, str] = {}
     for note in failure.notes:
         convert = _NOTE_ROC.search(note)
@@ -112,7 +123,14 @@ def roc_value_casts(failure: Failure) -> dict[int, str]:
         source, target = convert.group(1), convert.group(2)
         # pointers only: a value (rocsparse_*csr2csr_compress's tol) cannot be cast
         if _ROC_VALUE.search(target) and _HIP_VALUE.search(source) and "*" in target:
-            found[int(convert.group(3)) - 1] = _spelled(target)
+            index = int(convert.group(3)) - 1
+            if template is not None:
+                part = template[index] if index < len(template) else ""
+                kept = re.fullmatch(r"\{(\d+)\}", part)
+                if kept is None:
+                    continue  # text the template writes in: not CUDA's argument
+                index = int(kept.group(1))
+            found[index] = _spelled(target)
     return found
 
 
@@ -227,7 +245,7 @@ def run(
     for library in libraries:
         headers = HEADERS[library]
         signatures = cuda_signatures(headers, cuda_include, resource)
-        names = callable_names(signatures, {library})
+        names = callable_names(signatures, {library}, roc)
         source = calls_source(headers, signatures, names)
         options = Options.from_kwargs(hip_version=hip_version, annotate=True, roc=roc)
         output = translate_bytes(source.encode(), load_table(), options).data.decode()
@@ -297,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
             added = 0
             for result in report["libraries"].values():
                 for failure in (*result["silent"], *result["reported"]):
-                    found = roc_value_casts(Failure(**failure))
+                    found = roc_value_casts(Failure(**failure), arity.get(failure["function"]))
                     known = casts.setdefault(failure["function"], {})
                     added += len(set(found) - set(known))
                     known.update(found)

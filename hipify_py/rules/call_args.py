@@ -302,17 +302,22 @@ def _copied(ctx: Context, arg: Arg) -> str | None:
     return ctx.hip_name_for(row) if row.kind == "enum" else None
 
 
-def rewrite_roc_arguments(ctx: Context, row: Row, call: Call) -> bool:
+def rewrite_roc_arguments(
+    ctx: Context, row: Row, call: Call, casts: tuple[tuple[int, str], ...] = ()
+) -> int | None:
     """Give the call the ROC function's arguments (``roc_args``): drop the
-    arguments the template leaves out, write in the others.  False (nothing
-    done) when the template has no form for this many arguments, or when an
-    argument to drop or copy is not plain (it could have effects, or hold
-    names other edits rename)."""
+    arguments the template leaves out, write in the others, and wrap the kept
+    ones in ``casts`` (CUDA's argument index, ROC type: roc-casts.yaml); how
+    many were cast.  None (nothing done) when the template has no form for
+    this many arguments, or when an argument to drop or copy is not plain (it
+    could have effects, or hold names other edits rename); an argument dropped
+    and copied (moved) may be a CUDA enumerator, which the copy translates."""
     parts = row.roc_template(len(call.args))
     if parts is None:
-        return False
+        return None
     args = call.args
     kept: list[int] = []
+    copied: set[int] = set()
     pending: list[str] = []
     inserts: list[tuple[int, str]] = []  # (position, text) before the next kept argument
     for part in parts:
@@ -326,17 +331,27 @@ def rewrite_roc_arguments(ctx: Context, row: Row, call: Call) -> bool:
             continue
         copies = [_copied(ctx, args[int(m.group(1))]) for m in _COPY.finditer(part)]
         if None in copies:
-            return False
+            return None
+        copied.update(int(m.group(1)) for m in _COPY.finditer(part))
         pieces = _COPY.split(part)  # text, index, text, index, ..., text
         pending.append(
             "".join(p if i % 2 == 0 else copies[i // 2] or "" for i, p in enumerate(pieces))
         )
     dropped = [i for i in range(len(args)) if i not in kept]
-    if not kept or any(not _plain(ctx, args[i]) for i in dropped):
-        return False
+    # a dropped argument the template writes again (moved) may be an enumerator:
+    # the copy is translated, the original is not renamed in place
+    moved = [i for i in dropped if i in copied and not _plain(ctx, args[i])]
+    if not kept or any(not _plain(ctx, args[i]) for i in dropped if i not in moved):
+        return None
+    ctx.moved.extend((args[i].start, args[i].end) for i in moved)
     group = ctx.new_group()
     for position, text in inserts:
         ctx.edit(position, position, text, "roc-arguments", group=group)
+    # after the arguments written before a kept one, before those written after
+    # the last: (T)( and ) go around the argument itself
+    made = cast_arguments(
+        ctx, call, tuple((i, cast) for i, cast in casts if i in kept), group, use_facts=False
+    )
     if pending:
         last = args[kept[-1]].end
         ctx.edit(last, last, ", " + ", ".join(pending), "roc-arguments", group=group)
@@ -348,7 +363,7 @@ def rewrite_roc_arguments(ctx: Context, row: Row, call: Call) -> bool:
             else (args[first - 1].end, args[last].end)
         )
         ctx.edit(start, end, "", "roc-arguments", group=group)
-    return True
+    return made
 
 
 def _runs(indices: list[int]) -> list[tuple[int, int]]:

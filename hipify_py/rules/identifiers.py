@@ -515,7 +515,7 @@ def run(ctx: Context) -> None:
     facts = facts_in(ctx.cache)
     keep = facts.keep if facts is not None else frozenset()  # the clang engine's user names
     for start, row in hits:
-        if start in keep:
+        if start in keep or (ctx.moved and any(a <= start < b for a, b in ctx.moved)):
             continue
         name = row.cuda
         end = start + len(_token_of(name))
@@ -961,7 +961,12 @@ def _rename(
         )
     if call is not None and row.fixes_arguments and not using_roc:
         fix_arguments(ctx, row, call, inserts=not newer)
-    rewritten = using_roc and call is not None and rewrite_roc_arguments(ctx, row, call)
+    made = (
+        rewrite_roc_arguments(ctx, row, call, _roc_casts_for(ctx, row, call))
+        if using_roc and call is not None
+        else None
+    )
+    rewritten = made is not None
     if using_roc and row.roc_caution and not rewritten and name not in ctx.cautioned:
         ctx.cautioned.add(name)
         ctx.report(
@@ -973,6 +978,8 @@ def _rename(
         )
     if call is not None and using_roc and not rewritten:
         _roc_casts(ctx, row, call, target, start, end)
+    elif made and call is not None:
+        _report_roc_casts(ctx, row, call, target, made, start, end)
     if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
         ctx.uses_runtime = True
     if target != name:
@@ -1296,6 +1303,13 @@ def _qualified_hits(ctx: Context) -> list[tuple[int, Row]]:
     return hits
 
 
+def _roc_casts_for(ctx: Context, row: Row, call: Call) -> tuple[tuple[int, str], ...]:
+    """The roc-casts.yaml casts of a call of this many arguments (none for
+    another form: legacy cuBLAS has no handle, its casts are not known)."""
+    found = ctx.table.roc_casts.get(row.cuda)
+    return found.casts if found is not None and found.args == len(call.args) else ()
+
+
 def _roc_casts(ctx: Context, row: Row, call: Call, target: str, start: int, end: int) -> None:
     """--roc: cast the arguments the ROC function takes as its own value types
     (hipFloatComplex* -> rocblas_float_complex*, same layout), and say so."""
@@ -1314,20 +1328,30 @@ def _roc_casts(ctx: Context, row: Row, call: Call, target: str, start: int, end:
             name=row.cuda,
             end=end,
         )
-    casts = found.casts
     # (the clang engine's facts are about the HIP casts, not these)
-    made = cast_arguments(ctx, call, casts, ctx.new_group(), use_facts=False)
+    made = cast_arguments(ctx, call, found.casts, ctx.new_group(), use_facts=False)
     if made:
-        types = sorted({cast for index, cast in casts if index < len(call.args)})
-        ctx.report(
-            D.ROC_ARGUMENT_CAST,
-            start,
-            f"{row.cuda} -> {target}: {made} argument{'s' if made > 1 else ''} cast to "
-            f"{', '.join(types)} (the HIP types have the same layout)",
-            hint="declare the values with the ROC types to drop the casts",
-            name=row.cuda,
-            end=end,
-        )
+        _report_roc_casts(ctx, row, call, target, made, start, end)
+
+
+def _report_roc_casts(
+    ctx: Context, row: Row, call: Call, target: str, made: int, start: int, end: int
+) -> None:
+    """HPY115: ``made`` arguments of the call were cast to the ROC types."""
+    types = sorted({cast for _, cast in _roc_casts_for(ctx, row, call)})
+    found = ctx.table.roc_casts.get(row.cuda)
+    why = found.why if found is not None and found.why else "the HIP types have the same layout"
+    ctx.report(
+        D.ROC_ARGUMENT_CAST,
+        start,
+        f"{row.cuda} -> {target}: {made} argument{'s' if made > 1 else ''} cast to "
+        f"{', '.join(types)} ({why})",
+        hint="declare the values with the ROC types to drop the casts"
+        if found is None or not found.why
+        else "",
+        name=row.cuda,
+        end=end,
+    )
 
 
 def report_no_roc_name(ctx: Context, row: Row, start: int, end: int) -> None:

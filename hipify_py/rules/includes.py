@@ -20,6 +20,7 @@ from ..context import Context, cached_version
 from ..table import HeaderRow
 from ..versions import format_version
 from . import std_headers
+from .identifiers import directive_in
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
 # Headers that already give a file everything <hip/hip_runtime.h> gives.
@@ -243,6 +244,7 @@ def run(ctx: Context) -> None:
             has_compat = True
     if ctx.options.roc and any(h.roc in resulting for h in ctx.table.headers.values() if h.roc):
         _roc_companions(ctx)
+        _roc_defines(ctx, newline)
     for header in sorted(ctx.needed_headers - resulting):
         ctx.after_runtime.append(f"#include <{header}>{newline}")
     if ctx.needs_compat and not has_compat:
@@ -316,6 +318,26 @@ def _roc_companions(ctx: Context) -> None:
         row = table.headers.get(provider.header)
         if row is not None and row.hip:
             ctx.needed_headers.add(row.hip)
+
+
+def _roc_defines(ctx: Context, newline: str) -> None:
+    """With --roc: the macros a ROC library's header needs defined to declare
+    the names the file uses (providers.yaml ``roc_defines``: MIOpen's backend
+    API is declared only with MIOPEN_BETA_API), defined ahead of the includes
+    unless the file defines them."""
+    used: dict[str, set[str]] = {}
+    for _, _, target, library in ctx.references:
+        used.setdefault(library, set()).add(target)
+    for library in sorted(used):
+        provider = ctx.table.providers.get(library)
+        for macro, prefixes in provider.roc_defines if provider is not None else ():
+            if not any(name.startswith(prefixes) for name in used[library]):
+                continue
+            if directive_in(ctx, re.compile(rf"#[ \t]*define[ \t]+{macro}\b")):
+                continue
+            ctx.before_runtime.append(
+                f"#ifndef {macro}{newline}#define {macro}{newline}#endif{newline}"
+            )
 
 
 _INCLUDE_LINE = re.compile(

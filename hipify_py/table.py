@@ -100,6 +100,7 @@ HEADER_FIELDS = frozenset(
         "override",
         "needs_runtime",
         "nvidia_keeps",
+        "brings",
     }
 )
 PROVIDER_FIELDS = frozenset({"header", "prefixes", "note", "with_roc", "roc_defines"})
@@ -257,6 +258,11 @@ class HeaderRow(NamedTuple):
     # HIP's NVIDIA platform has no such library and the names stay CUDA's (RCCL
     # keeps NCCL's): the include becomes an #if that keeps the CUDA header there
     nvidia_keeps: bool = False
+    # (HIP header, words): the CUDA header includes another one whose HIP
+    # counterpart the HIP (and ROC) header does not (cublas_api.h includes
+    # cuda_fp16.h; hipblas.h hip_fp16.h only with HIPBLAS_USE_HIP_HALF): a file
+    # naming one of the words gets that HIP header
+    brings: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class Provider(NamedTuple):
@@ -652,8 +658,29 @@ def _parse_headers(doc: dict[str, Any], path: Path, out: dict[str, tuple[HeaderR
             origin=where,
             needs_runtime=bool(data.get("needs_runtime", False)),
             nvidia_keeps=bool(data.get("nvidia_keeps", False)),
+            brings=_brings(data.get("brings"), where, name),
         )
         _merge(out, row.cuda, row, bool(data.get("override", False)), where, "header")
+
+
+def _brings(value: Any, where: str, name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if value is None:
+        return ()
+    problem = f"{where}: header {name!r}: brings must map HIP header -> [words]"
+    if not isinstance(value, dict):
+        raise TableError(problem)
+    found = []
+    for header, words in value.items():
+        if header == "__line__":
+            continue
+        if not (
+            isinstance(words, list)
+            and words
+            and all(isinstance(w, str) and re.fullmatch(r"\w+", w) for w in words)
+        ):
+            raise TableError(problem)
+        found.append((str(header), tuple(words)))
+    return tuple(found)
 
 
 def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) -> None:

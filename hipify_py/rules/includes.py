@@ -183,6 +183,9 @@ def run(ctx: Context) -> None:
             resulting.add(name)
             continue
         resulting.add(target)
+        for header, words in row.brings:
+            if any(word in ctx.present for word in words):
+                ctx.needed_headers.add(header)  # (a no-op where the file includes it)
         if target in _RUNTIME_PROVIDERS and first_provider < 0:
             first_provider = path.start_byte
         if row.needs_runtime and first_needing < 0:

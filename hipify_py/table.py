@@ -84,6 +84,7 @@ ROW_FIELDS = frozenset(
         "arg_from",
         "roc_args",
         "amd_rejects",
+        "nvidia_keeps",
         "older_in_call",
         "roc_in_call",
     )
@@ -158,6 +159,11 @@ class Row(NamedTuple):
     # HIPBLAS_STATUS_NOT_SUPPORTED); only when its arguments have no effects
     success_value: str = ""
     amd_rejects: tuple[tuple[int, str], ...] = ()
+    # HIP's NVIDIA platform has no ``hip`` (a clang builtin nvcc does not take
+    # in device code: __trap -> __builtin_trap) and CUDA's name is right there:
+    # a call statement alone on its line keeps it under
+    # #if defined(__HIP_PLATFORM_NVIDIA__) (rules/platform_split.py)
+    nvidia_keeps: bool = False
     # from HIP ``newer_from`` on the name is ``newer_hip`` (hipBLAS 3 of ROCm
     # 7.0 folds hipblasCaxpy_v2 back into hipblasCaxpy)
     newer_hip: str = ""
@@ -604,6 +610,7 @@ def _parse_row(
         older_hip=values["older_hip"],
         success_value=values["success_value"],
         amd_rejects=_int_keyed(data.get("amd_rejects"), where, name, "amd_rejects"),
+        nvidia_keeps=_flag(data.get("nvidia_keeps", False), where, name, "nvidia_keeps"),
         newer_hip=values["newer_hip"],
         in_call=_in_call(data.get("in_call"), where, name),
         arg_casts=_int_keyed(data.get("arg_casts"), where, name, "arg_casts"),

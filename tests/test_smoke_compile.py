@@ -77,6 +77,7 @@ BOTH_PLATFORMS = [
     "242-compat-cache-hint-loads-stores",
     # PTX trap stays PTX on NVIDIA (nvcc has no device __builtin_trap)
     "288-ptx-trap-builtin",
+    "290-trap-both-platforms",
 ]
 
 

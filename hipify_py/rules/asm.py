@@ -22,7 +22,7 @@ from .. import diagnostics as D
 from ..context import Context
 from .device_code import in_device_code
 from .identifiers import scanner_of
-from .includes import on_nvidia_side
+from .platform_split import alone_statement, on_nvidia_side, split_for_nvidia
 
 _ASM = re.compile(r"(?<![\w])(?:asm|__asm__|__asm)(?![\w])")
 # PTX giveaways: %% registers, .u32/.f32 type suffixes, PTX-only opcodes
@@ -87,26 +87,11 @@ def _to_builtin(ctx: Context, node: tree_sitter.Node, builtin: str) -> None:
     """The builtin for AMD; a statement alone on its line keeps the PTX for
     HIP's NVIDIA platform (nvcc takes no __builtin_trap in device code)."""
     ctx.stats.converted[("device", "asm")] += 1
-    statement = node.parent
-    text = ctx.text
-    start = text.rfind("\n", 0, node.start_byte) + 1
-    end = text.find("\n", node.end_byte)
-    if (
-        statement is None
-        or statement.type != "expression_statement"
-        or text[start : node.start_byte].strip()
-        or end < 0
-        or text[statement.end_byte : end].strip()
-    ):
+    statement = alone_statement(ctx, node)
+    if statement is None:
         ctx.edit(node.start_byte, node.end_byte, builtin, "asm")
-        return
-    indent = text[start : node.start_byte]
-    newline = ctx.info.newline.decode("latin-1")
-    line = text[start : statement.end_byte]
-    split = newline.join(
-        ["#if defined(__HIP_PLATFORM_NVIDIA__)", line, "#else", f"{indent}{builtin};", "#endif"]
-    )
-    ctx.edit(start, statement.end_byte, split, "asm")
+    else:
+        split_for_nvidia(ctx, statement, builtin + ";", "asm")
 
 
 def _has_operands(node: tree_sitter.Node) -> bool:

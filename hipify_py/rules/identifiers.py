@@ -36,6 +36,7 @@ from .call_args import (
     rewrite_roc_arguments,
 )
 from .legacy_blas import legacy_call, result_variable, v2_form
+from .platform_split import alone_statement, on_nvidia_side, split_for_nvidia
 
 IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
 
@@ -748,6 +749,8 @@ def _rename(
     name = row.cuda
     if ctx.dropped and any(first <= start < last for first, last in ctx.dropped):
         return  # in a call the translation replaced by its value
+    if row.nvidia_keeps and not in_string and on_nvidia_side(ctx, start):
+        return  # CUDA's name is right on HIP's NVIDIA platform
     legacy = ctx.table.legacy.get(name) if not in_string else None
     if legacy is not None:
         found = legacy_call(ctx, legacy, start, end, node)
@@ -982,7 +985,9 @@ def _rename(
         _report_roc_casts(ctx, row, call, target, made, start, end)
     if not in_string and row.library in RUNTIME_LIBRARIES and _needs_runtime(name):
         ctx.uses_runtime = True
-    if target != name:
+    if target != name and not (
+        row.nvidia_keeps and node is not None and _split_for_nvidia(ctx, node, target)
+    ):
         ctx.edit(start, end, target, "rename", structural=not is_plain_identifier(target))
     if row.cuda_removed:
         ctx.report(
@@ -1197,6 +1202,32 @@ def _call(
     return call_in_text(ctx.text, end, body.end_byte)
 
 
+def _split_for_nvidia(ctx: Context, node: tree_sitter.Node, target: str) -> bool:
+    """``__trap();`` alone on its line: ``target`` for AMD, CUDA's name kept for
+    HIP's NVIDIA platform; False (rename in place) for another shape."""
+    call = node.parent
+    if (
+        call is None
+        or call.type != "call_expression"
+        or call.child_by_field_name("function") != node
+    ):
+        return False
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None or arguments.named_child_count:
+        return False
+    statement = alone_statement(ctx, call)
+    if statement is None:
+        return False
+    text = ctx.text
+    amd = (
+        text[statement.start_byte : node.start_byte]
+        + target
+        + text[node.end_byte : statement.end_byte]
+    )
+    split_for_nvidia(ctx, statement, amd, "rename")
+    return True
+
+
 # an argument without effects: no call, assignment or increment in it
 _EFFECT_FREE = re.compile(r"(?:[^()=+-]|->|\+(?!\+)|-(?![-=]))*\Z")
 
@@ -1223,9 +1254,7 @@ def _hint_unusable(ctx: Context, row: Row, older: bool, call: Call) -> str:
 def _to_success_value(ctx: Context, row: Row, start: int, call: Call, reason: str) -> bool:
     """``success_value``: the whole call becomes the value (HPY114), when none
     of its arguments has effects; False (nothing done) otherwise."""
-    if call.in_macro or not all(
-        _EFFECT_FREE.match(ctx.text[a.start : a.end]) for a in call.args
-    ):
+    if call.in_macro or not all(_EFFECT_FREE.match(ctx.text[a.start : a.end]) for a in call.args):
         return False
     end = call.close + 1
     ctx.edit(start, end, row.success_value, "identifiers", structural=False)

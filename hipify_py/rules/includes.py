@@ -282,33 +282,6 @@ def _on_nvidia_branch(ctx: Context, offset: int) -> bool:
     return condition is not None and "__HIP_PLATFORM_NVIDIA__" in ctx.node_text(condition)
 
 
-_NVIDIA_TEST = re.compile(r"\s*defined\s*\(?\s*__HIP_PLATFORM_NVIDIA__\b")
-
-
-def on_nvidia_side(ctx: Context, offset: int) -> bool:
-    """Is ``offset`` in the branch an ``#if defined(__HIP_PLATFORM_NVIDIA__)``
-    / ``#ifdef __HIP_PLATFORM_NVIDIA__`` selects (not its #else): code for HIP's
-    NVIDIA platform, where CUDA's own spelling is right."""
-    node = ctx.root.descendant_for_byte_range(offset, offset)
-    while node is not None:
-        if node.type in ("preproc_else", "preproc_elif", "preproc_elifdef"):
-            return False
-        if node.type in _CONDITIONALS:
-            if node.type == "preproc_ifdef":
-                name = node.child_by_field_name("name")
-                return (
-                    name is not None
-                    and ctx.node_text(name) == "__HIP_PLATFORM_NVIDIA__"
-                    and ctx.node_text(node).lstrip("#").lstrip().startswith("ifdef")
-                )
-            condition = node.child_by_field_name("condition")
-            return condition is not None and (
-                _NVIDIA_TEST.match(ctx.node_text(condition)) is not None
-            )
-        node = node.parent
-    return False
-
-
 def _roc_companions(ctx: Context) -> None:
     """With --roc: rocblas.h, rocsparse.h, ... do not include <hip/hip_complex.h>
     as hipblas.h, hipsparse.h, ... do, so a file that uses the names of such a

@@ -53,6 +53,9 @@ class Context:
     # HIP headers translated names need beyond what the mapped includes bring
     needed_headers: set[str] = field(default_factory=set)
     cautioned: set[str] = field(default_factory=set)  # names HPY109 was reported for
+    # declarations HIP's NVIDIA platform needs for names the file now uses
+    # (Row.nvidia_alias), written after its includes
+    nvidia_aliases: set[str] = field(default_factory=set)
     # spans of calls replaced by a value (success_value): names in them are gone
     dropped: list[tuple[int, int]] = field(default_factory=list)
     # --roc: arguments roc_args moved (dropped, written again translated): the

@@ -68,6 +68,7 @@ TEXT_FIELDS = (
     "newer_hip",
     "value",
     "success_value",
+    "nvidia_alias",
     "roc_caution",
 )
 ROW_FIELDS = frozenset(
@@ -152,6 +153,11 @@ class Row(NamedTuple):
     # and inside the calls ``older_in_call`` names (call prefix, name) apply
     older_hip: str = ""
     older_until: str = ""
+    # HIP's NVIDIA platform uses CUDA's own library, which lacks the HIP name:
+    # a declaration that makes it there (namespace thrust { namespace hip =
+    # cuda; }), written once after the file's includes under
+    # #if defined(__HIP_PLATFORM_NVIDIA__)
+    nvidia_alias: str = ""
     # a call that only sets a hint (cublasSetMathMode) becomes this value, its
     # success status, where HIP cannot take it: before HIP ``older_until``
     # (hipBLAS < 2.1 has no math mode), or when argument i names one of
@@ -609,6 +615,7 @@ def _parse_row(
         caution=values["caution"],
         older_hip=values["older_hip"],
         success_value=values["success_value"],
+        nvidia_alias=values["nvidia_alias"],
         amd_rejects=_int_keyed(data.get("amd_rejects"), where, name, "amd_rejects"),
         nvidia_keeps=_flag(data.get("nvidia_keeps", False), where, name, "nvidia_keeps"),
         newer_hip=values["newer_hip"],

@@ -488,7 +488,11 @@ def test_thrust_keeps_names_and_headers_but_not_the_cuda_backend() -> None:
     )
     assert text(src) == (
         "#include <thrust/sort.h>\n"
+        "#if defined(__HIP_PLATFORM_NVIDIA__)\n"
+        "#include <thrust/system/cuda/execution_policy.h>\n"
+        "#else\n"
         "#include <thrust/system/hip/execution_policy.h>\n"
+        "#endif\n"
         "#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_HIP\n"
         "void s(thrust::device_vector<int>& v) { thrust::sort(v.begin(), v.end()); }\n"
         "#endif\n"
@@ -824,3 +828,21 @@ def test_a_math_mode_hip_cannot_take_becomes_the_success_status() -> None:
     assert [d.line for d in old.diagnostics if d.code == "HPY114"] == [3, 4]
     # the dropped mode constants are gone, not reported; the kept call's are
     assert [d.line for d in old.diagnostics if d.code == "HPY103"] == [5, 5]
+
+
+def test_clangs_cuda_macro_becomes_its_hip_macro() -> None:
+    """xgboost: `#if defined(__CUDA__) || defined(__NVCC__)` chooses __host__
+    __device__; clang defines __HIP__ where it defined __CUDA__."""
+    src = "#if defined(__CUDA__)\n#define HD __host__ __device__\n#endif\n"
+    out = text(src, insert_runtime_include=False)
+    assert out == src.replace("__CUDA__", "__HIP__")
+
+
+def test_thrusts_cuda_system_headers_stay_on_hips_nvidia_platform() -> None:
+    """rocThrust's AMD backend is thrust/system/hip; HIP on NVIDIA uses CUDA's
+    Thrust, which has only thrust/system/cuda (xgboost device_helpers.cuh)."""
+    src = "#include <thrust/system/cuda/error.h>\n"
+    assert text(src, insert_runtime_include=False) == (
+        "#if defined(__HIP_PLATFORM_NVIDIA__)\n#include <thrust/system/cuda/error.h>\n#else\n"
+        "#include <thrust/system/hip/error.h>\n#endif\n"
+    )

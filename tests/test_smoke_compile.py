@@ -78,6 +78,8 @@ BOTH_PLATFORMS = [
     # PTX trap stays PTX on NVIDIA (nvcc has no device __builtin_trap)
     "288-ptx-trap-builtin",
     "290-trap-both-platforms",
+    # CUDA's Thrust on NVIDIA: its thrust/system/cuda headers, thrust::hip an alias
+    "291-thrust-cuda-policy-both-platforms",
 ]
 
 

@@ -989,6 +989,8 @@ def _rename(
         row.nvidia_keeps and node is not None and _split_for_nvidia(ctx, node, target)
     ):
         ctx.edit(start, end, target, "rename", structural=not is_plain_identifier(target))
+        if row.nvidia_alias and not using_roc and not in_string:
+            ctx.nvidia_aliases.add(row.nvidia_alias)
     if row.cuda_removed:
         ctx.report(
             D.REMOVED_API,

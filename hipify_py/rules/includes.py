@@ -254,6 +254,26 @@ def run(ctx: Context) -> None:
         ctx.after_runtime.append(f"{compat.PLAIN_INCLUDE}{newline}")
     if ctx.before_runtime or ctx.after_runtime:
         _place_around_runtime(ctx, None if inserted else first_provider)
+    if ctx.nvidia_aliases:
+        _place_nvidia_aliases(ctx, newline)
+
+
+def _place_nvidia_aliases(ctx: Context, newline: str) -> None:
+    """After the file's last include (of a library whose names they alias:
+    the file must include it), the declarations HIP's NVIDIA platform needs
+    (Row.nvidia_alias), once."""
+    wanted = sorted(a for a in ctx.nvidia_aliases if a not in ctx.text)
+    paths = [p for p in include_paths(ctx) if "thrust/" in ctx.text[p.start_byte : p.end_byte]]
+    if not wanted or not paths:
+        return
+    last = paths[-1].start_byte
+    branch = _conditional_around(ctx, last)
+    at = _line_end(ctx, branch.end_byte if branch is not None else last)
+    lead = "" if at == 0 or ctx.text[at - 1] == "\n" else newline
+    block = newline.join(
+        ["#if defined(__HIP_PLATFORM_NVIDIA__)  // CUDA's Thrust there", *wanted, "#endif", ""]
+    )
+    ctx.edit(at, at, lead + block, "include", structural=False)
 
 
 def _per_platform(ctx: Context, raw: str, target: str) -> str:

@@ -548,6 +548,9 @@ def _host_cuda() -> Compiler | None:
         return None
     home = _nvcc_home(nvcc)
     include = [home / "include", home / "targets" / "x86_64-linux" / "include"]
+    # CUDA 13 moved Thrust, CUB and libcu++ to include/cccl (nvcc.profile adds
+    # it as a system include), so a header check looks there too
+    include += [folder / "cccl" for folder in include]
     return Compiler("cuda", [nvcc, "-arch=sm_90"], description=nvcc, include_dirs=include)
 
 

@@ -134,3 +134,49 @@ def test_without_a_static_archive_the_shared_library_is_carried_beside_the_binar
         assert unsatisfied(binary) == []
         (binary.parent / "libcurand.so.10").unlink()
         assert unsatisfied(binary) == ["libcurand.so.10 (needed by prog): not beside the binary"]
+
+
+SUITE = REPO / "examples" / "prove-suite"
+
+
+@pytest.mark.parametrize("name", ["cub_block", "curand_device_pi"])
+def test_header_only_hip_libraries_build_for_hips_nvidia_backend(name: str, tmp_path: Path) -> None:
+    """hipCUB's CUB backend and hipRAND's device API are header-only: the
+    prove-suite programs that use them build as HIP on NVIDIA (the nvidia
+    root carries Debian's hipCUB / hipRAND headers), where before they were
+    skipped as needing a HIP library built for NVIDIA."""
+    _need(find_nvidia)
+    build = tmp_path / "build"
+    done = run_cli(
+        "prove",
+        name,
+        "-p",
+        "nvidia",
+        "--compile-only",
+        "--build-dir",
+        str(build),
+        "--json",
+        str(tmp_path / "r.json"),
+        cwd=SUITE,
+    )
+    report = json.loads((tmp_path / "r.json").read_text())
+    (side,) = [r for r in report["results"] if r["platform"] == "nvidia"]
+    assert side["translation"] == "built", (side, done.stdout.decode()[-2000:])
+    assert (build / "nvidia" / name / "prog").is_file()
+
+
+def test_the_cuda_header_check_finds_cuda_13s_cccl_folder() -> None:
+    """CUDA 13 keeps Thrust and CUB under include/cccl (its nvcc.profile adds
+    it): a Thrust program's original was skipped on the H200 as "<thrust/
+    device_vector.h> not found" although nvcc found it."""
+    from hip_smoke.toolchain import _host_cuda, _nvcc_home  # the machine's own nvcc
+
+    compiler = _host_cuda()
+    if compiler is None:
+        pytest.skip("no nvcc on this machine")
+    nvcc = compiler.command[0]
+    home = _nvcc_home(nvcc)
+    if not (home / "include" / "cccl" / "thrust" / "device_vector.h").is_file():
+        pytest.skip(f"{nvcc} keeps Thrust outside include/cccl (CUDA before 13)")
+    assert compiler.has_header("thrust/device_vector.h")
+    assert compiler.has_header("cub/cub.cuh")

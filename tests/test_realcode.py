@@ -115,3 +115,29 @@ def test_an_error_directive_is_predicted_by_a_diagnostic_on_the_condition_select
     assert predicted_by(error, elsewhere, controlling_lines(lines, 6)) is None
     other = FirstError(file="t.h", line=6, message="x", label="undeclared identifier")
     assert predicted_by(other, on_condition, controlling_lines(lines, 6)) is None
+
+
+def test_an_error_in_a_header_reported_as_having_no_hip_counterpart_is_predicted() -> None:
+    """CuPy's vendored libcu++: the first error is inside cuda/std/__cccl/
+    compiler.h, a header hipify-py reported (HPY201) where it is included."""
+    sys.path.insert(0, str(REPO / "benchmarks" / "realcode"))
+    from classify import Diagnostic, FirstError, predicted_by
+
+    error = FirstError(
+        file="include/_cccl/libcudacxx/cuda/std/__cccl/compiler.h",
+        line=173,
+        message='"CUDA versions below 12 are not supported."',
+        label="#error",
+    )
+    reported = Diagnostic(
+        file="include/_cccl/libcudacxx/cuda/std/__config",
+        line=12,
+        code="HPY201",
+        severity="error",
+        message="<cuda/std/__cccl/compiler.h> has no HIP counterpart; left unchanged",
+    )
+    assert predicted_by(error, [reported]) == "header: HPY201"
+    other = Diagnostic(
+        reported.file, 12, "HPY201", "error", "<cuda/std/atomic> has no HIP counterpart"
+    )
+    assert predicted_by(error, [other]) is None

@@ -146,7 +146,9 @@ def predicted_by(
     "line" (same file and line), "condition" (an ``#error``'s first error
     and a diagnostic on a line of the #if / #elif conditions that select that
     ``#error``: ``conditions``, from controlling_lines), "construct" (same
-    file, names an identifier the error names), or None (a silent failure)."""
+    file, names an identifier the error names), "header" (the failing file is
+    a header an error or warning said has no HIP counterpart: vendored
+    libcu++), or None (a silent failure)."""
     relevant = [d for d in diagnostics if d.severity in ("error", "warning")]
     same_file = [d for d in relevant if d.file == error.file]
     for diag in same_file:
@@ -160,7 +162,15 @@ def predicted_by(
     for diag in same_file:
         if names & set(_IDENT.findall(diag.message)):
             return f"construct: {diag.code}"
+    for diag in relevant:  # the failing file is a header reported as having no HIP counterpart
+        header = _UNSUPPORTED_HEADER.match(diag.message)
+        if header is not None and error.file.endswith("/" + header.group(1)):
+            return f"header: {diag.code}"
     return None
+
+
+# HPY201's message: "<cuda/std/__cccl/compiler.h> has no HIP counterpart; ..."
+_UNSUPPORTED_HEADER = re.compile(r"<([^<>\s]+)> has no HIP counterpart")
 
 
 _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")

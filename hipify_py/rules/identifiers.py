@@ -36,7 +36,7 @@ from .call_args import (
     rewrite_roc_arguments,
 )
 from .legacy_blas import legacy_call, result_variable, v2_form
-from .platform_split import alone_statement, on_nvidia_side, split_for_nvidia
+from .platform_split import alone_on_line, alone_statement, on_nvidia_side, split_for_nvidia
 
 IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
 
@@ -1205,8 +1205,17 @@ def _call(
 
 
 def _split_for_nvidia(ctx: Context, node: tree_sitter.Node, target: str) -> bool:
-    """``__trap();`` alone on its line: ``target`` for AMD, CUDA's name kept for
-    HIP's NVIDIA platform; False (rename in place) for another shape."""
+    """``__trap();`` (or ``using namespace cub;``) alone on its line: ``target``
+    for AMD, CUDA's name kept for HIP's NVIDIA platform; False (rename in
+    place) for another shape."""
+    text = ctx.text
+    using = node.parent
+    if using is not None and using.type == "using_declaration" and alone_on_line(ctx, using):
+        amd = (
+            text[using.start_byte : node.start_byte] + target + text[node.end_byte : using.end_byte]
+        )
+        split_for_nvidia(ctx, using, amd, "rename")
+        return True
     call = node.parent
     if (
         call is None
@@ -1220,7 +1229,6 @@ def _split_for_nvidia(ctx: Context, node: tree_sitter.Node, target: str) -> bool
     statement = alone_statement(ctx, call)
     if statement is None:
         return False
-    text = ctx.text
     amd = (
         text[statement.start_byte : node.start_byte]
         + target

@@ -29,16 +29,19 @@ def alone_statement(ctx: Context, node: tree_sitter.Node) -> tree_sitter.Node | 
         return None
     if statement.named_child_count != 1 or statement.named_children[0] != node:
         return None
+    return statement if alone_on_line(ctx, statement) else None
+
+
+def alone_on_line(ctx: Context, statement: tree_sitter.Node) -> bool:
+    """Nothing but ``statement`` on its line(s)."""
     text = ctx.text
     start = text.rfind("\n", 0, statement.start_byte) + 1
     end = text.find("\n", statement.end_byte)
-    if (
+    return not (
         end < 0
         or text[start : statement.start_byte].strip()
         or text[statement.end_byte : end].strip()
-    ):
-        return None
-    return statement
+    )
 
 
 def split_for_nvidia(ctx: Context, statement: tree_sitter.Node, amd: str, rule: str) -> None:

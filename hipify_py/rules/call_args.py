@@ -410,6 +410,15 @@ def cast_arguments(
             and _declared_as(ctx, text, cast, call.scope)
         ):
             continue  # `void** p` already has the type (in a macro, a parameter has none)
+        if (
+            not (found is not None and arg.start in found.cast_arguments)
+            and text.startswith("&")
+            and _NAME.match(text[1:])
+            and cast.endswith("*")
+            and not call.in_macro
+            and _declared_as(ctx, text[1:], cast[:-1].rstrip(), call.scope)
+        ):
+            continue  # `&p` of a `void* p` is already a `void**`
         ctx.edit(arg.start, arg.start, f"({cast})(", "cast", group=group)
         ctx.edit(arg.end, arg.end, ")", "cast", group=group)
         made += 1

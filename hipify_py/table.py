@@ -86,6 +86,7 @@ ROW_FIELDS = frozenset(
         "roc_args",
         "amd_rejects",
         "nvidia_keeps",
+        "erase",
         "older_in_call",
         "roc_in_call",
     )
@@ -165,6 +166,10 @@ class Row(NamedTuple):
     # HIPBLAS_STATUS_NOT_SUPPORTED); only when its arguments have no effects
     success_value: str = ""
     amd_rejects: tuple[tuple[int, str], ...] = ()
+    # an unsupported macro that expands to nothing where HIP runs (CUDART_CB,
+    # the stream callbacks' calling convention: empty except on Windows): a
+    # use is deleted; a defined() / #ifdef test of it stays
+    erase: bool = False
     # HIP's NVIDIA platform has no ``hip`` (a clang builtin nvcc does not take
     # in device code: __trap -> __builtin_trap) and CUDA's name is right there:
     # a call statement alone on its line keeps it under
@@ -587,6 +592,8 @@ def _parse_row(
         )
     if data.get("amd_rejects") and not values["success_value"]:
         raise TableError(f"{where}: row {name!r}: amd_rejects needs success_value")
+    if data.get("erase") and (status != "unsupported" or kind != "macro"):
+        raise TableError(f"{where}: row {name!r}: erase is for unsupported macros only")
     if values["casts_until"] and not data.get("arg_casts"):
         raise TableError(f"{where}: row {name!r}: casts_until needs arg_casts")
     if values["value"] and (status != "unsupported" or kind != "macro"):
@@ -618,6 +625,7 @@ def _parse_row(
         nvidia_alias=values["nvidia_alias"],
         amd_rejects=_int_keyed(data.get("amd_rejects"), where, name, "amd_rejects"),
         nvidia_keeps=_flag(data.get("nvidia_keeps", False), where, name, "nvidia_keeps"),
+        erase=_flag(data.get("erase", False), where, name, "erase"),
         newer_hip=values["newer_hip"],
         in_call=_in_call(data.get("in_call"), where, name),
         arg_casts=_int_keyed(data.get("arg_casts"), where, name, "arg_casts"),

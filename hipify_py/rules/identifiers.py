@@ -855,6 +855,15 @@ def _rename(
     if target is None and row.value and not in_string and not _tested_defined(ctx, start, node):
         _assume_value(ctx, row, start, end)
         return
+    if target is None and row.erase and not in_string and not _tested_defined(ctx, start, node):
+        # `void CUDART_CB cb(...)` -> `void cb(...)`: the name and the blanks after it
+        after = end
+        while after < len(ctx.text) and ctx.text[after] in " \t":
+            after += 1
+        ctx.edit(start, after, "", "identifiers", structural=False)
+        ctx.stats.converted[(row.library, row.kind)] += 1
+        ctx.references.append((start, row.cuda, "", row.library))
+        return
     if target is None:
         _unconverted(
             ctx,

@@ -680,29 +680,12 @@ def _parse_headers(doc: dict[str, Any], path: Path, out: dict[str, tuple[HeaderR
             origin=where,
             needs_runtime=bool(data.get("needs_runtime", False)),
             nvidia_keeps=bool(data.get("nvidia_keeps", False)),
-            brings=_brings(data.get("brings"), where, name),
+            brings=_word_lists(
+                data.get("brings"),
+                f"{where}: header {name!r}: brings must map HIP header -> [words]",
+            ),
         )
         _merge(out, row.cuda, row, bool(data.get("override", False)), where, "header")
-
-
-def _brings(value: Any, where: str, name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    if value is None:
-        return ()
-    problem = f"{where}: header {name!r}: brings must map HIP header -> [words]"
-    if not isinstance(value, dict):
-        raise TableError(problem)
-    found = []
-    for header, words in value.items():
-        if header == "__line__":
-            continue
-        if not (
-            isinstance(words, list)
-            and words
-            and all(isinstance(w, str) and re.fullmatch(r"\w+", w) for w in words)
-        ):
-            raise TableError(problem)
-        found.append((str(header), tuple(words)))
-    return tuple(found)
 
 
 def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) -> None:
@@ -740,29 +723,36 @@ def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) 
             prefixes=tuple(sorted(pairs, key=lambda pair: -len(pair[0]))),
             origin=where,
             with_roc=_flag(data.get("with_roc", False), where, library, "with_roc"),
-            roc_defines=_macros(data.get("roc_defines"), where, library),
+            roc_defines=_word_lists(
+                data.get("roc_defines"),
+                f"{where}: provider {library!r}: roc_defines must map macro -> [name prefixes]",
+                r"[A-Za-z_]\w*",
+            ),
         )
 
 
-def _macros(value: Any, where: str, library: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _word_lists(
+    value: Any, problem: str, key: str = r".+"
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A mapping of ``key`` -> a non-empty list of words (``roc_defines``:
+    macro -> name prefixes; ``brings``: HIP header -> words)."""
     if value is None:
         return ()
-    problem = f"{where}: provider {library!r}: roc_defines must map macro -> [name prefixes]"
     if not isinstance(value, dict):
         raise TableError(problem)
     found = []
-    for macro, prefixes in value.items():
-        if macro == "__line__":
+    for name, words in value.items():
+        if name == "__line__":
             continue
         if not (
-            isinstance(macro, str)
-            and re.fullmatch(r"[A-Za-z_]\w*", macro)
-            and isinstance(prefixes, list)
-            and prefixes
-            and all(isinstance(p, str) and re.fullmatch(r"\w+", p) for p in prefixes)
+            isinstance(name, str)
+            and re.fullmatch(key, name)
+            and isinstance(words, list)
+            and words
+            and all(isinstance(w, str) and re.fullmatch(r"\w+", w) for w in words)
         ):
             raise TableError(problem)
-        found.append((macro, tuple(prefixes)))
+        found.append((name, tuple(words)))
     return tuple(found)
 
 

@@ -21,6 +21,7 @@ from ..table import HeaderRow
 from ..versions import format_version
 from . import std_headers
 from .identifiers import directive_in
+from .platform_split import on_nvidia_side
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
 # Headers that already give a file everything <hip/hip_runtime.h> gives.
@@ -204,7 +205,7 @@ def run(ctx: Context) -> None:
             if target == RUNTIME_HEADER and line is not None and scope == ctx.root.id:
                 top_level_runtime.append((path, line))  # renamed or dropped below
             elif row.nvidia_keeps and line is not None and not ctx.options.roc:
-                if not _on_nvidia_branch(ctx, path.start_byte):
+                if not on_nvidia_side(ctx, path.start_byte):  # a second run
                     ctx.edit(
                         line[0],
                         line[1],
@@ -290,16 +291,6 @@ def _per_platform(ctx: Context, raw: str, target: str) -> str:
             "",
         ]
     )
-
-
-def _on_nvidia_branch(ctx: Context, offset: int) -> bool:
-    """Is ``offset`` in an #if branch that tests HIP's NVIDIA platform (a
-    translation's own, or the project's)?"""
-    node = _conditional_around(ctx, offset)
-    condition = node.child_by_field_name("condition") if node is not None else None
-    if node is not None and condition is None:
-        condition = node.child_by_field_name("name")
-    return condition is not None and "__HIP_PLATFORM_NVIDIA__" in ctx.node_text(condition)
 
 
 def _roc_companions(ctx: Context) -> None:

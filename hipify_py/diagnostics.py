@@ -473,6 +473,19 @@ CUB_WARP_TRANSPOSE_BLOCK = _code(
     example="cub::BlockLoad<int, 32, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>",
     fix="Use a block of a multiple of 64 threads, or the DIRECT / TRANSPOSE algorithm.",
 )
+CUB_ALLOCATOR_ARGUMENTS = _code(
+    "HPY428",
+    "cub-allocator-constructor-arguments",
+    W,
+    "a hipCUB CachingDeviceAllocator constructed with arguments: on HIP's NVIDIA platform it "
+    "has only a default constructor",
+    why="hipCUB's CUB backend (HIP's NVIDIA platform; hipCUB 5.7.1, 6.4.3 and 7.2.4 alike) "
+    "derives hipcub::CachingDeviceAllocator from cub::CachingDeviceAllocator without "
+    "forwarding its constructors, so a construction with bin_growth, min_bin, max_bin, ... "
+    "does not compile there; on AMD (the rocPRIM backend) it does.",
+    example="std::make_unique<cub::CachingDeviceAllocator>(2, 9, 29)",
+    fix="Construct it without arguments and call SetMaxCachedBytes, or build for AMD only.",
+)
 WARP_SIZE_COMPARE = _code(
     "HPY424",
     "warpsize-compared-with-32",

@@ -143,7 +143,9 @@ def test_warp_sync_functions_are_gated_by_the_target_version() -> None:
     src = "__device__ float f(float v) { return __shfl_xor_sync(0xffffffffffffffffULL, v, 1); }\n"
     assert diagnostics(src, insert_runtime_include=False, hip_version="7.0") == []
     assert text(src, insert_runtime_include=False, hip_version="7.2") == src
-    assert [d[0] for d in diagnostics(src, insert_runtime_include=False, hip_version="6.4")] == ["HPY405"]
+    assert [d[0] for d in diagnostics(src, insert_runtime_include=False, hip_version="6.4")] == [
+        "HPY405"
+    ]
     assert text(src, insert_runtime_include=False, hip_version="6.4").startswith(
         "#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#endif\n"
     )
@@ -200,9 +202,15 @@ def test_bf16_names_hip_5_7_lacks_stay_unsupported() -> None:
     for name in ("__floats2bfloat162_rn", "__float2bfloat162_rn"):
         assert row(name).hip is None and "bfloat162(__float2bfloat16(" in row(name).hint
     for version in ("5.7", "7.2"):
-        result = translate("__device__ __nv_bfloat162 f(float a) { return __float2bfloat162_rn(a); }\n", hip_version=version)
+        result = translate(
+            "__device__ __nv_bfloat162 f(float a) { return __float2bfloat162_rn(a); }\n",
+            hip_version=version,
+        )
         (report,) = [d for d in result.diagnostics if d.code == "HPY101"]
-        assert "__float2bfloat162_rn has no HIP equivalent" in report.message and "__bfloat162bfloat162" in report.hint
+        assert (
+            "__float2bfloat162_rn has no HIP equivalent" in report.message
+            and "__bfloat162bfloat162" in report.hint
+        )
 
 
 def test_bf16_kernel() -> None:
@@ -577,7 +585,11 @@ def test_curated_cuda_names_are_declared_by_the_cuda_12_4_headers() -> None:
     documented_elsewhere |= {"__NVCC__"}
     for r in _curated_rows():
         # cuDNN and NCCL headers are not part of the toolkit (no such root here)
-        if r.library not in ("nccl", "dnn") and r.cuda not in documented_elsewhere and not r.cuda_removed:
+        if (
+            r.library not in ("nccl", "dnn")
+            and r.cuda not in documented_elsewhere
+            and not r.cuda_removed
+        ):
             # a scoped row (thrust::cuda) names its last part
             assert r.cuda.rsplit("::", 1)[-1] in declared, f"{r.origin}: {r.cuda}"
 
@@ -593,7 +605,11 @@ def test_device_functions_missing_from_hipify_tables_are_known() -> None:
     assert "atomicAdd(p, 1); atomicCAS(p, 0, 1);" in str(result.text)
     unsupported = sorted(d.name for d in result.diagnostics if d.code == "HPY101")
     assert unsupported == [
-        "__cvta_generic_to_shared", "__dp4a", "__isShared", "__nanosleep", "__threadfence_cluster"
+        "__cvta_generic_to_shared",
+        "__dp4a",
+        "__isShared",
+        "__nanosleep",
+        "__threadfence_cluster",
     ]
 
 
@@ -608,7 +624,10 @@ def test_cublas_ex_api_before_hipblas_2_uses_hipblas_1_names() -> None:
     old = str(translate(src, hip_version="5.7").text)
     assert "hipblasDatatype_t t = HIPBLAS_R_16F;" in old
     assert "hipblasGemmEx(h, HIPBLAS_OP_T" in old
-    assert "a, HIPBLAS_R_16F, 4, &al, c, HIPBLAS_R_32F, 4, HIPBLAS_R_32F, HIPBLAS_GEMM_DEFAULT);" in old
+    assert (
+        "a, HIPBLAS_R_16F, 4, &al, c, HIPBLAS_R_32F, 4, HIPBLAS_R_32F, HIPBLAS_GEMM_DEFAULT);"
+        in old
+    )
     new = str(translate(src, hip_version="6.2").text)
     assert "hipDataType t = HIP_R_16F;" in new and "hipblasGemmEx_v2(" in new
     assert "HIP_R_32F, 4, HIPBLAS_COMPUTE_32F, HIPBLAS_GEMM_DEFAULT);" in new
@@ -641,11 +660,18 @@ def test_cudeviceptr_warns_once_that_hip_makes_it_a_pointer() -> None:
     assert "hipDeviceptr_t c = a + 16;" in str(result.text)
 
 
-def test_cuda_launch_kernel_ex_template_is_reported_with_a_launch_hint() -> None:
-    result = translate("void f(cudaLaunchConfig_t* c) { cudaLaunchKernelEx(c, k, 1); }\n")
+def test_cuda_launch_kernel_ex_template_is_hip_from_7_2_and_reported_with_a_launch_hint_before() -> (
+    None
+):
+    src = "void f(cudaLaunchConfig_t* c) { cudaLaunchKernelEx(c, k, 1); }\n"
+    result = translate(src, hip_version="6.4")
     [row] = [d for d in result.diagnostics if "cudaLaunchKernelEx" in d.message]
-    assert row.code == "HPY101" and "<<<" in row.hint
+    assert row.code == "HPY103" and "<<<" in row.hint
     assert "cudaLaunchKernelEx(c, k, 1)" in str(result.text)
+    result = translate(src, hip_version="7.2")  # ROCm 7.2.4's hip_runtime_api.h has the template
+    assert "hipLaunchKernelEx(c, k, 1)" in str(result.text)
+    assert "hipLaunchConfig_t* c" in str(result.text)
+    assert not [d for d in result.diagnostics if "cudaLaunchKernelEx" in d.message]
 
 
 def test_nvcc_predefined_macros_are_reported_or_mapped() -> None:
@@ -684,7 +710,11 @@ def test_hipblas_3_names_from_hip_7() -> None:
 
 
 def test_every_hipblas_v2_row_has_its_hip_7_name() -> None:
-    v2 = [r for r in table().names.values() if r.library == "blas" and r.hip and re.search(r"_v2(_64)?$", r.hip)]
+    v2 = [
+        r
+        for r in table().names.values()
+        if r.library == "blas" and r.hip and re.search(r"_v2(_64)?$", r.hip)
+    ]
     assert len(v2) > 300
     for r in v2:
         assert r.newer_from == "7.0.0" and r.hip_removed == "7.0.0", r.origin

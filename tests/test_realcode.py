@@ -141,3 +141,41 @@ def test_an_error_in_a_header_reported_as_having_no_hip_counterpart_is_predicted
         reported.file, 12, "HPY201", "error", "<cuda/std/atomic> has no HIP counterpart"
     )
     assert predicted_by(error, [other]) is None
+
+
+def test_an_error_in_a_system_header_template_is_tied_to_the_line_that_instantiates_it() -> None:
+    """xgboost on HIP's NVIDIA platform: the first error is in libstdc++'s
+    make_unique; nvcc names the tree's line that instantiated it, where
+    hipify-py's HPY428 stands."""
+    sys.path.insert(0, str(REPO / "benchmarks" / "realcode"))
+    from classify import Diagnostic, first_error, instantiated_from, predicted_by
+
+    nvcc = "\n".join(
+        [
+            "/usr/include/c++/13/bits/unique_ptr.h(1070): error: no instance of constructor"
+            ' "hipcub::CachingDeviceAllocator::CachingDeviceAllocator" matches the argument list',
+            "          detected during:",
+            '            instantiation of "std::make_unique<_Tp,_Args...>" at line 403 of'
+            " src/common/device_vector.cuh",
+        ]
+    )
+    error = first_error(nvcc, "/work/t")
+    assert error.file.startswith("/usr/include/")
+    site = instantiated_from(nvcc, error)
+    assert site is not None and (site.file, site.line) == ("src/common/device_vector.cuh", 403)
+    warned = Diagnostic(
+        "src/common/device_vector.cuh", 401, "HPY428", "warning", "CachingDeviceAllocator ..."
+    )
+    assert predicted_by(error, [warned]) is None  # the header itself has no diagnostic
+    assert predicted_by(site, [warned]) == "construct: HPY428"
+    clang = "\n".join(
+        [
+            "/usr/include/rocprim/x.hpp:10:5: error: no viable overloaded '='",
+            "src/a.cu:7:3: note: in instantiation of function template specialization 'f<int>'"
+            " requested here",
+        ]
+    )
+    site = instantiated_from(clang, first_error(clang, "/work/t"))
+    assert site is not None and (site.file, site.line) == ("src/a.cu", 7)
+    in_tree = "src/a.cu:3:1: error: use of undeclared identifier 'x'"
+    assert instantiated_from(in_tree, first_error(in_tree, "/work/t")) is None

@@ -38,7 +38,7 @@ void copy_in(float* host, size_t n, cudaStream_t stream, int attr, void* value) 
   float* dev = nullptr;
   cudaMalloc(&dev, n * sizeof(float));
   cudaMemcpy(dev, host, n * sizeof(float), cudaMemcpyHostToDevice);
-  cudaStreamGetAttribute(stream, attr, value);
+  cudaStreamGetCaptureInfo_v3(stream, attr, value);
   cudaFree(dev);
 }
 """,
@@ -46,10 +46,10 @@ void copy_in(float* host, size_t n, cudaStream_t stream, int attr, void* value) 
 #include <cuda_runtime.h>
 
 void launch_all(cudaStream_t stream, void* config, const void* fn, void** args, int attr) {
-  cudaStreamGetAttribute(stream, attr, args);
-  cudaLaunchKernelExC(config, fn, args);
-  cudaLaunchKernelExC(config, fn, args);
-  cudaLaunchKernelExC(config, fn, args);
+  cudaStreamGetCaptureInfo_v3(stream, attr, args);
+  cudaGetDriverEntryPointByVersion(config, fn, args);
+  cudaGetDriverEntryPointByVersion(config, fn, args);
+  cudaGetDriverEntryPointByVersion(config, fn, args);
   int clusters = 0;
   cudaOccupancyMaxActiveClusters(&clusters, fn, config);
 }
@@ -59,7 +59,7 @@ void launch_all(cudaStream_t stream, void* config, const void* fn, void** args, 
 #include <cuda_runtime.h>
 
 int plan(cudaStream_t stream, void* config, const void* fn, CUfunction f, int attr) {
-  cudaStreamGetAttribute(stream, attr, config);
+  cudaStreamGetCaptureInfo_v3(stream, attr, config);
   int clusters = 0, grid = 0, block = 0;
   cudaOccupancyMaxActiveClusters(&clusters, fn, config);
   cuOccupancyMaxPotentialBlockSize(&grid, &block, f, nullptr, 0, 0);
@@ -153,7 +153,7 @@ def test_converted_and_unconverted_by_file_and_library(report: Report) -> None:
     assert totals["files_automatic"] == 0  # every CUDA file has an error-level finding
     assert totals["files_blocked"] == 5
     memory = next(f for f in report.files if f.path.endswith("memory.cu"))
-    assert memory.lines_manual == 1  # the cudaStreamGetAttribute line
+    assert memory.lines_manual == 1  # the cudaStreamGetCaptureInfo_v3 line
     # distinct lines with a converted reference: 1 (include), 3 (cudaStream_t), 5, 6, 8
     assert memory.lines_automatic == 5
     assert memory.lines_automatic + memory.lines_manual <= memory.lines_total
@@ -162,9 +162,9 @@ def test_converted_and_unconverted_by_file_and_library(report: Report) -> None:
 def test_unsupported_apis_ranked_by_files_blocked_then_uses(report: Report) -> None:
     ranking = [(b.name, len(b.files), b.uses) for b in report.blockers]
     assert ranking == [
-        ("cudaStreamGetAttribute", 3, 3),
+        ("cudaStreamGetCaptureInfo_v3", 3, 3),
         ("cudaOccupancyMaxActiveClusters", 2, 2),
-        ("cudaLaunchKernelExC", 1, 3),
+        ("cudaGetDriverEntryPointByVersion", 1, 3),
         ("<mma.h>", 1, 1),
         ("cuOccupancyMaxPotentialBlockSize", 1, 1),
     ]
@@ -176,9 +176,9 @@ def test_unsupported_apis_ranked_by_files_blocked_then_uses(report: Report) -> N
     )
     assert blockers["<mma.h>"].hint == table.headers["mma.h"].hint
     assert blockers["<mma.h>"].reason == "unsupported-header"
-    assert blockers["cudaLaunchKernelExC"].library == "runtime"
-    assert blockers["cudaLaunchKernelExC"].kind == "function"
-    assert sorted(Path(p).name for p in blockers["cudaStreamGetAttribute"].files) == [
+    assert blockers["cudaGetDriverEntryPointByVersion"].library == "runtime"
+    assert blockers["cudaGetDriverEntryPointByVersion"].kind == "function"
+    assert sorted(Path(p).name for p in blockers["cudaStreamGetCaptureInfo_v3"].files) == [
         "launch.cu",
         "memory.cu",
         "occupancy.cu",
@@ -215,7 +215,7 @@ def test_effort_model_for_one_unsupported_call(tmp_path: Path) -> None:
         tmp_path,
         {
             "one.cu": "#include <cuda_runtime.h>\n"
-            "void f(void* c, const void* fn, void** a) { cudaLaunchKernelExC(c, fn, a); }\n"
+            "void f(void* c, const void* fn, void** a) { cudaGetDriverEntryPointByVersion(c, fn, a); }\n"
         },
     )
     effort = report_of(src).effort
@@ -286,7 +286,7 @@ def test_markdown_is_the_default(project: Path) -> None:
     ):
         assert f"\n{heading}\n" in text, heading
     ranked = [line for line in text.splitlines() if line.startswith("| 1 |") or line.startswith("| 2 |")]
-    assert ranked[0].startswith("| 1 | `cudaStreamGetAttribute` | runtime | unsupported | 3 | 3 |")
+    assert ranked[0].startswith("| 1 | `cudaStreamGetCaptureInfo_v3` | runtime | unsupported | 3 | 3 |")
     assert ranked[1].startswith("| 2 | `cudaOccupancyMaxActiveClusters` |")
     ptx = [line for line in text.splitlines() if "%%laneid" in line]
     assert len(ptx) == 1 and ptx[0].endswith("kernels.cuh:5:3` | `mov.u32 %0, %%laneid` |")
@@ -322,9 +322,9 @@ def test_json_keys_and_numbers(project: Path, tmp_path: Path) -> None:
     assert (totals["converted"], totals["unconverted"]) == (16, 12)
     assert totals["ptx_sites"] == 2 and totals["unsupported_apis"] == 5
     assert [b["name"] for b in data["blockers"]][:3] == [
-        "cudaStreamGetAttribute",
+        "cudaStreamGetCaptureInfo_v3",
         "cudaOccupancyMaxActiveClusters",
-        "cudaLaunchKernelExC",
+        "cudaGetDriverEntryPointByVersion",
     ]
     first = data["blockers"][0]
     assert set(first) == {
@@ -392,7 +392,7 @@ def evil_report(root: Path) -> Report:
     src = root / "src"
     src.mkdir(parents=True)
     (src / EVIL_FILE).write_text(EVIL_SOURCE)
-    (src / "a|b.cu").write_text("void f(void* c, const void* fn) { cudaLaunchKernelExC(c, fn, 0); }\n")
+    (src / "a|b.cu").write_text("void f(void* c, const void* fn) { cudaGetDriverEntryPointByVersion(c, fn, 0); }\n")
     return report_of(src)
 
 
@@ -491,7 +491,7 @@ def test_html_loads_in_headless_chromium(project: Path, tmp_path: Path) -> None:
     assert "<title>hipify-py migration report</title>" in dom.stdout
     assert '<svg id="coverage-chart"' in dom.stdout
     assert dom.stdout.count('class="converted"') == 3  # one green bar per library
-    assert "cudaStreamGetAttribute" in dom.stdout
+    assert "cudaStreamGetCaptureInfo_v3" in dom.stdout
     assert console_messages(dom.stderr) == []
 
     shot = tmp_path / "report.png"

@@ -54,18 +54,18 @@ void run_{n}(float* host, cudaStream_t s) {{
 """
 LONG_NAMES = (
     "cudaGraphicsResourceGetMappedMipmappedArray",
-    "cudaOccupancyAvailableDynamicSMemPerBlock",
-    "cudaExternalMemoryGetMappedMipmappedArray",
+    "cudaD3D10ResourceGetSurfaceDimensions",
+    "cudaGraphicsVDPAURegisterVideoSurface",
     "cudaStreamUpdateCaptureDependencies_v2",
     "cudaGraphicsVDPAURegisterOutputSurface",
     "cudaDeviceUnregisterAsyncNotification",
     "cudaEGLStreamConsumerConnectWithFlags",
-    "cudaDeviceGetTexture1DLinearMaxWidth",
+    "cudaOccupancyMaxPotentialClusterSize",
 )
 EXTRAS = (
     "",
-    "  cudaStreamGetAttribute(s, 1, dev);\n",
-    "  cudaLaunchKernelExC(nullptr, nullptr, nullptr);\n  cudaLaunchKernelExC(nullptr, nullptr, nullptr);\n",
+    "  cudaStreamGetCaptureInfo_v3(s, 1, dev);\n",
+    "  cudaGetDriverEntryPointByVersion(nullptr, nullptr, nullptr);\n  cudaGetDriverEntryPointByVersion(nullptr, nullptr, nullptr);\n",
     # what squeezed the path column: rows whose "blocked by" lists long names
     "".join(f"  {name}(0);\n" for name in LONG_NAMES),
 )
@@ -294,7 +294,7 @@ def test_csv_one_row_per_file(project: Path, tmp_path: Path) -> None:
         assert record["blockers"].split(";") == (entry["blockers"] or [""])
     launch = next(r for r in rows if r[0].endswith("launch.cu"))
     assert launch[FILE_COLUMNS.index("blockers")] == (
-        "cudaStreamGetAttribute;cudaLaunchKernelExC;cudaOccupancyMaxActiveClusters"
+        "cudaStreamGetCaptureInfo_v3;cudaGetDriverEntryPointByVersion;cudaOccupancyMaxActiveClusters"
     )
     host = next(r for r in rows if r[0].endswith("host.cpp"))
     assert host[FILE_COLUMNS.index("automatic_percent")] == ""  # nothing to divide
@@ -318,9 +318,9 @@ def test_api_inventory_in_every_format(project: Path) -> None:
         "name": "cudaMalloc", "library": "runtime", "kind": "function", "status": "converted",
         "hip": "hipMalloc", "uses": 1, "files": 1,
     }
-    assert apis[("cudaStreamGetAttribute", "unsupported")]["uses"] == 3
-    assert apis[("cudaStreamGetAttribute", "unsupported")]["files"] == 3
-    assert apis[("cudaStreamGetAttribute", "unsupported")]["hip"] == ""
+    assert apis[("cudaStreamGetCaptureInfo_v3", "unsupported")]["uses"] == 3
+    assert apis[("cudaStreamGetCaptureInfo_v3", "unsupported")]["files"] == 3
+    assert apis[("cudaStreamGetCaptureInfo_v3", "unsupported")]["hip"] == ""
     assert apis[("<mma.h>", "unsupported-header")]["kind"] == "header"
     assert apis[("<cuda_runtime.h>", "converted")]["hip"] == "<hip/hip_runtime.h>"
     assert apis[("cudaStream_t", "converted")]["uses"] == 3
@@ -343,7 +343,7 @@ def test_api_inventory_in_every_format(project: Path) -> None:
     section = markdown[markdown.index("\n## CUDA APIs found\n") :]
     assert "| `cudaMalloc` | runtime | function | converted | `hipMalloc` | 1 | 1 |" in section
     assert (
-        "| `cudaLaunchKernelExC` | runtime | function | unsupported | left unchanged: HIP has no "
+        "| `cudaGetDriverEntryPointByVersion` | runtime | function | unsupported | left unchanged: HIP has no "
         "counterpart | 3 | 1 |" in section
     )
     html = _report(project, "html")

@@ -23,7 +23,7 @@ UNICODE = """\
 #include <cuda_runtime.h>
 // größe: ü
 void f(float* p, size_t n) { /* é ü */ cudaMalloc(&p, n); cudaFree(p); }
-void g(void* c, const void* fn) { cudaLaunchKernelExC(c, fn, 0); }
+void g(void* c, const void* fn) { cudaGetDriverEntryPointByVersion(c, fn, 0); }
 __global__ void k(int* out) {
   unsigned m = __ballot_sync(0xffffffff, out[0] > 0);
   int lane = threadIdx.x % 32;
@@ -99,7 +99,7 @@ def test_regions_end_where_the_name_ends(tmp_path: Path) -> None:
     text = UNICODE
     by_name = {r.get("properties", {}).get("cudaName"): r for r in results}
     # translatable references and an unsupported API: the region is the name
-    for name in ("cudaMalloc", "cudaFree", "cudaLaunchKernelExC", "<cuda_runtime.h>"):
+    for name in ("cudaMalloc", "cudaFree", "cudaGetDriverEntryPointByVersion", "<cuda_runtime.h>"):
         region = _region(by_name[name])
         assert _text_of(text, region) == name, (name, region)
     # a hazard: the span of the node the rule matched, or else its CUDA name

@@ -106,6 +106,36 @@ def test_fixture_expected_output_compiles_on_hips_nvidia_backend(name: str) -> N
     assert done.returncode == 0, done.stderr[-3000:]
 
 
+# Fixtures whose diagnostic says the translation builds on AMD only: it must
+# fail on HIP's NVIDIA backend for the reason the diagnostic gives (the AMD
+# side is test_fixture_expected_output_compiles_for_gfx942).
+AMD_ONLY = {
+    # hipCUB's CUB backend forwards no CachingDeviceAllocator constructor (HPY428)
+    "295-cub-allocator-constructor-arguments": "CachingDeviceAllocator",
+}
+
+
+@pytest.mark.parametrize("name", sorted(AMD_ONLY))
+def test_fixture_reported_as_amd_only_fails_on_hips_nvidia_backend_as_said(name: str) -> None:
+    from hip_smoke.toolchain import ToolchainError, find_nvidia
+
+    try:
+        compiler = find_nvidia()
+    except ToolchainError as exc:
+        if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
+    expected = next(
+        p for p in (REPO / "fixtures" / name).iterdir() if p.name.startswith("expected.")
+    )
+    with compiler.workspace() as work:
+        (work / "unit.hip").write_bytes(expected.read_bytes())
+        done = compiler.run(["-x", "cu", "-c", "unit.hip", "-o", "unit.o"], cwd=work)
+    assert done.returncode != 0
+    errors = [line for line in (done.stdout + done.stderr).splitlines() if "error" in line]
+    assert errors and AMD_ONLY[name] in errors[0], "\n".join(errors[:5])
+
+
 LIBRARY_SAMPLES = ["cublas_sgemm", "cufft_1d", "curand_host"]
 
 

@@ -81,6 +81,29 @@ def first_error(output: str, cwd: str) -> FirstError:
     return FirstError("", 0, message, label_of(message))
 
 
+# where a template that failed in a header outside the tree was instantiated
+# from: nvcc "instantiation of ... at line 403 of src/x.cuh", clang
+# "src/x.cuh:403:5: note: in instantiation of ... requested here"
+_NVCC_AT = re.compile(r"\bat line (?P<line>\d+) of (?P<file>[^\s\"]+)")
+_CLANG_AT = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):\d+: note: in instantiation of ")
+
+
+def instantiated_from(output: str, error: FirstError) -> FirstError | None:
+    """For a first error inside a header outside the tree (a system header's
+    template), the tree's line that instantiated it, as a FirstError with the
+    same message: the user's code that a diagnostic can point at."""
+    if not error.file.startswith("/"):
+        return None
+    for raw in output.splitlines():
+        line = raw.strip()
+        found = _NVCC_AT.search(line) or _CLANG_AT.match(line)
+        if found is not None and not found.group("file").startswith("/"):
+            return FirstError(
+                found.group("file"), int(found.group("line")), error.message, error.label
+            )
+    return None
+
+
 # straight quotes (clang, nvcc) and typographic ones (g++ in a UTF-8 locale)
 _Q = "'\"\u2018\u2019\u201c\u201d"
 _QUOTED = re.compile(f"[{_Q}]([^{_Q}]+)[{_Q}]")

@@ -46,6 +46,7 @@ from classify import (  # noqa: E402
     Diagnostic,
     FirstError,
     controlling_lines,
+    instantiated_from,
     label_of,
     original_line,
     predicted_by,
@@ -332,6 +333,13 @@ def run_project(
                 entry["predicted"] = predicted_by(
                     error, diagnostics[target], conditions_of(tree, error)
                 )
+                site = instantiated_from(outcome.output_head, error)
+                if entry["predicted"] is None and site is not None:
+                    # a system header's template, instantiated from the tree
+                    site.line = lines_map(tree, trees[target], site)
+                    entry["predicted"] = predicted_by(site, diagnostics[target])
+                    if entry["predicted"] is not None:
+                        entry["predicted"] += f" (at {site.file}:{site.line}, instantiating it)"
             row[target] = entry
         unit_rows.append(row)
     for out in trees.values():  # a project's staged trees go as soon as it is done

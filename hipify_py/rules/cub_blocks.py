@@ -7,6 +7,11 @@ is one warp on NVIDIA.  rocPRIM, under hipCUB, static_asserts that the block
 size is a multiple of the wavefront, 64 on gfx942 ("BlockSize must be a
 multiple of hardware warpsize", hipcc 7.2.4), so the translation does not
 compile.  Reported at the type, with the fix.
+
+Also: ``cub::CachingDeviceAllocator`` constructed with arguments.  hipCUB's
+CUB backend (HIP's NVIDIA platform) derives its CachingDeviceAllocator from
+CUB's without forwarding the constructors (hipCUB 5.7.1 to 7.2.4), so only
+the default constructor exists there: the translation builds on AMD alone.
 """
 
 from __future__ import annotations
@@ -19,12 +24,39 @@ from .device_code import constant_value
 
 WAVEFRONT = 64
 _PRIMITIVE = re.compile(r"\b(?:hip)?cub\s*::\s*Block(Load|Store)\s*<")
+# a construction with a first argument: make_unique/make_shared<T>(x, new T(x,
+# new T{x, or a declaration T name(x / T name{x
+_ALLOCATOR = r"\b(?:hip)?cub\s*::\s*CachingDeviceAllocator"
+_CONSTRUCTED = re.compile(
+    rf"\bmake_(?:unique|shared)\s*<\s*(?:::\s*)?{_ALLOCATOR}\s*>\s*\(\s*[^)\s]"
+    rf"|\bnew\s+(?:::\s*)?{_ALLOCATOR}\s*[({{]\s*[^)}}\s]"
+    rf"|{_ALLOCATOR}\s*[&*]?\s*[A-Za-z_]\w*\s*[({{]\s*[^)}}\s]"
+)
 
 
 def run(ctx: Context) -> None:
+    if "CachingDeviceAllocator" in ctx.text:
+        _allocator_arguments(ctx)
+    if "WARP_TRANSPOSE" in ctx.text:
+        _warp_transpose(ctx)
+
+
+def _allocator_arguments(ctx: Context) -> None:
+    for match in _CONSTRUCTED.finditer(ctx.text):
+        ctx.report(
+            D.CUB_ALLOCATOR_ARGUMENTS,
+            match.start(),
+            "CachingDeviceAllocator constructed with arguments: on HIP's NVIDIA platform "
+            "hipCUB's CUB backend gives it only a default constructor, so this builds on AMD only",
+            hint="construct it without arguments and call SetMaxCachedBytes, or keep "
+            "cub::CachingDeviceAllocator (and its cudaError_t results) for NVIDIA",
+            name="CachingDeviceAllocator",
+            end=match.end(),
+        )
+
+
+def _warp_transpose(ctx: Context) -> None:
     text = ctx.text
-    if "WARP_TRANSPOSE" not in text:
-        return
     for match in _PRIMITIVE.finditer(text):
         arguments = _template_arguments(text, match.end())
         if len(arguments) < 4 or "WARP_TRANSPOSE" not in arguments[3]:

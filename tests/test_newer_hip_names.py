@@ -41,6 +41,18 @@ def test_no_unsupported_row_has_a_hip_name_the_headers_declare() -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "# 0 unsupported rows" in done.stdout
+    # the driver's enumerators HIP names like their runtime twins
+    twins = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "tools" / "find_newer_hip_names.py"),
+            "--check",
+            "--driver-twins",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert twins.returncode == 0, twins.stdout + twins.stderr
 
 
 def test_the_tool_finds_a_row_the_curated_file_fixes_when_that_file_is_left_out(

@@ -16,6 +16,13 @@ cuMemcpy is not hipMemcpy) and puts the rows into a curated file; then
     python tools/find_newer_hip_names.py [--library runtime,blas] [--releases 5.7,6.4,7.2]
         [--check]
 
+With --driver-twins it lists instead the driver API's unsupported enumerators
+and macros whose runtime twin (CU_EVENT_WAIT_DEFAULT / cudaEventWaitDefault:
+the same name once prefixes, underscores and case are set aside) the tables
+translate to a name the headers declare: HIP spells the driver's enumerators
+with the runtime's names.  Types are left out: the driver's structs have other
+fields (CUlaunchConfig has gridDimX, cudaLaunchConfig_t a dim3).
+
 With --check it exits 1 when it finds any (tests/test_newer_hip_names.py runs
 it so over every library but the driver API, whose HIP spellings often name
 another API: the driver's cuMemcpy is not hipMemcpy).
@@ -26,6 +33,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -43,6 +51,40 @@ def hip_spellings(cuda: str) -> list[str]:
     return [hip + cuda[len(prefix) :] for prefix, hip in PREFIXES if cuda.startswith(prefix)]
 
 
+def twin_key(name: str) -> str:
+    """CU_MEM_LOCATION_TYPE_HOST_NUMA and cudaMemLocationTypeHostNuma -> memlocationtypehostnuma"""
+    for prefix, _hip in PREFIXES:
+        if name.startswith(prefix):
+            name = name[len(prefix) :]
+            break
+    return name.replace("_", "").lower()
+
+
+def driver_twins(
+    table: Any, scans: list[tuple[str, verify.HeaderScan]]
+) -> list[tuple[Row, str, str]]:
+    runtime: dict[str, list[Row]] = {}
+    for row in table.names.values():
+        if row.library == "runtime" and row.status == "supported" and row.hip:
+            runtime.setdefault(twin_key(row.cuda), []).append(row)
+    found = []
+    for row in table.names.values():
+        if (
+            row.library != "driver"
+            or row.status != "unsupported"
+            or row.kind not in ("enum", "macro")
+        ):
+            continue
+        twins = runtime.get(twin_key(row.cuda), [])
+        if len(twins) != 1 or twins[0].kind not in ("enum", "macro") or twins[0].hip is None:
+            continue
+        hip = twins[0].hip
+        first = next((release for release, scan in scans if declares(scan, hip)), None)
+        if first is not None:
+            found.append((row, hip, first))
+    return found
+
+
 def declares(scan: verify.HeaderScan, name: str) -> bool:
     # a macro the headers only test (#ifdef X) is a switch for the user, not an API
     return bool(scan.names.get(name, set()) - {"tested"})
@@ -53,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--library", default="runtime", help="comma-separated")
     parser.add_argument("--releases", default=",".join(RELEASES), help="comma-separated")
     parser.add_argument("--mappings", type=Path, help="the tables' folder (default: shipped)")
+    parser.add_argument(
+        "--driver-twins", action="store_true", help="driver enumerators named like a runtime row"
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 if any row is found")
     args = parser.parse_args(argv)
     libraries = set(args.library.split(","))
@@ -67,8 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         amd = [f for f in files if "nvidia_detail" not in f.parts]
         scans.append((release, verify.scan_headers(amd, "hip")))
     table = load_table(args.mappings)
-    found: list[tuple[Row, str, str]] = []
-    for row in table.names.values():
+    found: list[tuple[Row, str, str]] = driver_twins(table, scans) if args.driver_twins else []
+    for row in table.names.values() if not args.driver_twins else ():
         if row.status != "unsupported" or row.library not in libraries or row.erase:
             continue
         for hip in hip_spellings(row.cuda):

@@ -156,7 +156,7 @@ def test_an_error_in_a_system_header_template_is_tied_to_the_line_that_instantia
             ' "hipcub::CachingDeviceAllocator::CachingDeviceAllocator" matches the argument list',
             "          detected during:",
             '            instantiation of "std::make_unique<_Tp,_Args...>" at line 403 of'
-            " src/common/device_vector.cuh",
+            " src/tree/../common/device_vector.cuh",
         ]
     )
     error = first_error(nvcc, "/work/t")
@@ -179,3 +179,19 @@ def test_an_error_in_a_system_header_template_is_tied_to_the_line_that_instantia
     assert site is not None and (site.file, site.line) == ("src/a.cu", 7)
     in_tree = "src/a.cu:3:1: error: use of undeclared identifier 'x'"
     assert instantiated_from(in_tree, first_error(in_tree, "/work/t")) is None
+
+
+def test_a_first_error_after_many_warnings_keeps_its_notes_in_the_stored_output() -> None:
+    """xgboost's nvcc output: 40 lines of warnings, then the error whose
+    'at line N of FILE' note is what ties it to the tree (instantiated_from)."""
+    sys.path.insert(0, str(REPO / "benchmarks" / "realcode"))
+    from compile_units import output_head
+
+    warnings = [f"src/a.h({i}): warning #2810-D: ignoring return value" for i in range(60)]
+    error = ["/usr/include/c++/13/bits/unique_ptr.h(1070): error: no instance of constructor"]
+    note = ["  instantiation of make_unique at line 403 of src/common/device_vector.cuh"]
+    head = output_head("\n".join([*warnings, *error, *note, "tail"]))
+    assert head.splitlines()[:40] == warnings[:40]
+    assert error[0] in head and note[0] in head
+    short = "\n".join(["src/a.cu:1:1: error: x", "note"])
+    assert output_head(short) == short

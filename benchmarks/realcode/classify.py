@@ -99,7 +99,10 @@ def instantiated_from(output: str, error: FirstError) -> FirstError | None:
         found = _NVCC_AT.search(line) or _CLANG_AT.match(line)
         if found is not None and not found.group("file").startswith("/"):
             return FirstError(
-                found.group("file"), int(found.group("line")), error.message, error.label
+                os.path.normpath(found.group("file")),  # src/tree/../../common/x.cuh
+                int(found.group("line")),
+                error.message,
+                error.label,
             )
     return None
 

@@ -125,6 +125,21 @@ class Outcome:
         }
 
 
+HEAD_LINES = 40
+ERROR_LINES = 30  # kept from the first error on: its notes (where a template was instantiated)
+
+
+def output_head(output: str) -> str:
+    """The output's first lines, and the first error with the lines after it
+    when warnings push it further down."""
+    lines = output.splitlines()
+    first = next((i for i, line in enumerate(lines) if " error" in line or "error:" in line), None)
+    if first is None or first + ERROR_LINES <= HEAD_LINES:
+        return "\n".join(lines[:HEAD_LINES])
+    start = max(first, HEAD_LINES)
+    return "\n".join([*lines[:HEAD_LINES], "...", *lines[start : start + ERROR_LINES]])
+
+
 def tree_digest(tree: Path) -> str:
     """Content digest of a tree: a compile's result depends on nothing else in it."""
     digest = hashlib.sha256()
@@ -167,7 +182,7 @@ def compile_unit(
         subprocess.run(["mount", "--bind", "/proc", str(root / "proc")], capture_output=True)
     seconds = time.monotonic() - start
     error = None if code == 0 else first_error(output, inner).as_dict()
-    outcome = Outcome(code == 0, seconds, error, "\n".join(output.splitlines()[:40]))
+    outcome = Outcome(code == 0, seconds, error, output_head(output))
     if stored is not None and code != 124:
         stored.parent.mkdir(parents=True, exist_ok=True)
         tmp = stored.with_name(f"{stored.name}.{os.getpid()}")

@@ -159,7 +159,7 @@ def test_an_error_in_a_system_header_template_is_tied_to_the_line_that_instantia
             " src/tree/../common/device_vector.cuh",
         ]
     )
-    error = first_error(nvcc, "/work/t")
+    error = first_error(nvcc, "/build/tree")
     assert error.file.startswith("/usr/include/")
     site = instantiated_from(nvcc, error)
     assert site is not None and (site.file, site.line) == ("src/common/device_vector.cuh", 403)
@@ -175,10 +175,10 @@ def test_an_error_in_a_system_header_template_is_tied_to_the_line_that_instantia
             " requested here",
         ]
     )
-    site = instantiated_from(clang, first_error(clang, "/work/t"))
+    site = instantiated_from(clang, first_error(clang, "/build/tree"))
     assert site is not None and (site.file, site.line) == ("src/a.cu", 7)
     in_tree = "src/a.cu:3:1: error: use of undeclared identifier 'x'"
-    assert instantiated_from(in_tree, first_error(in_tree, "/work/t")) is None
+    assert instantiated_from(in_tree, first_error(in_tree, "/build/tree")) is None
 
 
 def test_a_first_error_after_many_warnings_keeps_its_notes_in_the_stored_output() -> None:

@@ -5,6 +5,7 @@ release lacks, with the reason), and every complete-translation-unit fixture."""
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -87,8 +88,9 @@ BOTH_PLATFORMS = [
 ]
 
 
-@pytest.mark.parametrize("name", BOTH_PLATFORMS)
-def test_fixture_expected_output_compiles_on_hips_nvidia_backend(name: str) -> None:
+def _compile_fixture_for_nvidia(name: str) -> subprocess.CompletedProcess[str]:
+    """nvcc (HIP's NVIDIA backend) on a fixture's expected output; skips, or
+    fails under HIPIFY_PY_REQUIRE_TOOLCHAIN=1, where there is no such toolchain."""
     from hip_smoke.toolchain import ToolchainError, find_nvidia
 
     try:
@@ -102,7 +104,12 @@ def test_fixture_expected_output_compiles_on_hips_nvidia_backend(name: str) -> N
     with compiler.workspace() as work:
         (work / "unit.hip").write_bytes(expected.read_bytes())
         (work / HEADER).write_bytes(header_text())
-        done = compiler.run(["-x", "cu", "-c", "unit.hip", "-o", "unit.o"], cwd=work)
+        return compiler.run(["-x", "cu", "-c", "unit.hip", "-o", "unit.o"], cwd=work)
+
+
+@pytest.mark.parametrize("name", BOTH_PLATFORMS)
+def test_fixture_expected_output_compiles_on_hips_nvidia_backend(name: str) -> None:
+    done = _compile_fixture_for_nvidia(name)
     assert done.returncode == 0, done.stderr[-3000:]
 
 
@@ -117,20 +124,7 @@ AMD_ONLY = {
 
 @pytest.mark.parametrize("name", sorted(AMD_ONLY))
 def test_fixture_reported_as_amd_only_fails_on_hips_nvidia_backend_as_said(name: str) -> None:
-    from hip_smoke.toolchain import ToolchainError, find_nvidia
-
-    try:
-        compiler = find_nvidia()
-    except ToolchainError as exc:
-        if os.environ.get("HIPIFY_PY_REQUIRE_TOOLCHAIN") == "1":
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
-    expected = next(
-        p for p in (REPO / "fixtures" / name).iterdir() if p.name.startswith("expected.")
-    )
-    with compiler.workspace() as work:
-        (work / "unit.hip").write_bytes(expected.read_bytes())
-        done = compiler.run(["-x", "cu", "-c", "unit.hip", "-o", "unit.o"], cwd=work)
+    done = _compile_fixture_for_nvidia(name)
     assert done.returncode != 0
     errors = [line for line in (done.stdout + done.stderr).splitlines() if "error" in line]
     assert errors and AMD_ONLY[name] in errors[0], "\n".join(errors[:5])

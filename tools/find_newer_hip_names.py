@@ -33,14 +33,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from hip_smoke.toolchain import RELEASES, complete_root  # noqa: E402
 from hipify_py import verify  # noqa: E402
-from hipify_py.table import Row  # noqa: E402
+from hipify_py.table import MappingTable, Row  # noqa: E402
 from hipify_py.table_cache import load_table  # noqa: E402
 
 # CUDA prefix -> HIP prefix, longest first
@@ -60,34 +59,49 @@ def twin_key(name: str) -> str:
     return name.replace("_", "").lower()
 
 
-def driver_twins(
-    table: Any, scans: list[tuple[str, verify.HeaderScan]]
-) -> list[tuple[Row, str, str]]:
-    runtime: dict[str, list[Row]] = {}
-    for row in table.names.values():
-        if row.library == "runtime" and row.status == "supported" and row.hip:
-            runtime.setdefault(twin_key(row.cuda), []).append(row)
-    found = []
-    for row in table.names.values():
-        if (
-            row.library != "driver"
-            or row.status != "unsupported"
-            or row.kind not in ("enum", "macro")
-        ):
-            continue
-        twins = runtime.get(twin_key(row.cuda), [])
-        if len(twins) != 1 or twins[0].kind not in ("enum", "macro") or twins[0].hip is None:
-            continue
-        hip = twins[0].hip
-        first = next((release for release, scan in scans if declares(scan, hip)), None)
-        if first is not None:
-            found.append((row, hip, first))
-    return found
+Scans = list[tuple[str, verify.HeaderScan]]  # (release, its AMD headers), oldest first
+Found = list[tuple[Row, str, str]]
+# the driver rows --driver-twins takes: its structs have other fields than the runtime's
+ENUMS = ("enum", "macro")  # (row, its HIP name, the oldest release declaring it)
 
 
 def declares(scan: verify.HeaderScan, name: str) -> bool:
     # a macro the headers only test (#ifdef X) is a switch for the user, not an API
     return bool(scan.names.get(name, set()) - {"tested"})
+
+
+def first_release(scans: Scans, name: str) -> str | None:
+    return next((release for release, scan in scans if declares(scan, name)), None)
+
+
+def same_spelling(table: MappingTable, scans: Scans, libraries: set[str]) -> Found:
+    found: Found = []
+    for row in table.names.values():
+        if row.status != "unsupported" or row.library not in libraries or row.erase:
+            continue
+        for hip in hip_spellings(row.cuda):
+            first = first_release(scans, hip)
+            if first is not None:
+                found.append((row, hip, first))
+                break
+    return found
+
+
+def driver_twins(table: MappingTable, scans: Scans) -> Found:
+    runtime: dict[str, list[Row]] = {}  # twin key -> supported runtime rows
+    for row in table.names.values():
+        if row.library == "runtime" and row.status == "supported" and row.hip:
+            runtime.setdefault(twin_key(row.cuda), []).append(row)
+    found: Found = []
+    for row in table.names.values():
+        if row.library != "driver" or row.status != "unsupported" or row.kind not in ENUMS:
+            continue
+        twins = runtime.get(twin_key(row.cuda), [])
+        hip = twins[0].hip if len(twins) == 1 and twins[0].kind in ENUMS else None
+        first = first_release(scans, hip) if hip else None
+        if hip and first is not None:
+            found.append((row, hip, first))
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if any row is found")
     args = parser.parse_args(argv)
     libraries = set(args.library.split(","))
-    scans: list[tuple[str, verify.HeaderScan]] = []
+    scans: Scans = []
     for release in args.releases.split(","):
         root = complete_root(f"amd-{release}")
         if root is None:
@@ -112,15 +126,9 @@ def main(argv: list[str] | None = None) -> int:
         amd = [f for f in files if "nvidia_detail" not in f.parts]
         scans.append((release, verify.scan_headers(amd, "hip")))
     table = load_table(args.mappings)
-    found: list[tuple[Row, str, str]] = driver_twins(table, scans) if args.driver_twins else []
-    for row in table.names.values() if not args.driver_twins else ():
-        if row.status != "unsupported" or row.library not in libraries or row.erase:
-            continue
-        for hip in hip_spellings(row.cuda):
-            first = next((release for release, scan in scans if declares(scan, hip)), None)
-            if first is not None:
-                found.append((row, hip, first))
-                break
+    found = (
+        driver_twins(table, scans) if args.driver_twins else same_spelling(table, scans, libraries)
+    )
     for row, hip, first in sorted(found, key=lambda item: (item[0].library, item[0].cuda)):
         print(
             f"    {row.cuda}: {{hip: {hip}, kind: {row.kind}, status: supported, "

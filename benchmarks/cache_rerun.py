@@ -114,5 +114,6 @@ def main() -> None:
         line("rerun `check TREE`", "check", "first")
         line("`TREE --check --no-cache`", "uncached", "first")
 
+
 if __name__ == "__main__":
     main()

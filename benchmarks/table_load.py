@@ -5,7 +5,7 @@
 
 What it measures, each in a fresh Python process so no run sees another's memo:
 
-1. In-process: the seconds ``hipify_py.table_cache.load_table()`` takes (the import of
+1. In-process: the seconds ``hipify_py.tables.cache.load_table()`` takes (the import of
    the module, which imports the hipify_py package and with it the engine and
    tree-sitter, is timed separately).  "cold" runs get an empty table cache
    (``HIPIFY_PY_CACHE_DIR``), so every YAML file is parsed and the pickle written;
@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 _IN_PROCESS = """
 import json, sys, time
 started = time.perf_counter()
-from hipify_py.table_cache import load_table
+from hipify_py.tables.cache import load_table
 imported = time.perf_counter()
 table = load_table()
 ready = time.perf_counter()
@@ -126,7 +126,7 @@ def main() -> None:
         _series(args.repeat, load, cold)
         # the first entry of each list is the run that filled the warm cache
         results[f"in-process load_table(), {label}"] = loads[1:]
-        results[f"import hipify_py.table_cache, {label}"] = imports[1:]
+        results[f"import hipify_py.tables.cache, {label}"] = imports[1:]
     for cold in (True, False):
         label = "cold" if cold else "warm"
         results[f"process: mappings stats, {label}"] = _series(

@@ -975,7 +975,7 @@ class _TimedRegex:
 @contextmanager
 def _instrumented(clock: _Clock, table: Any) -> Iterator[list[str]]:
     """Wrap the engine's helpers (whatever of them exist) so their time is counted."""
-    from hipify_py import engine
+    from hipify_py.engine import translate as engine
 
     patches: dict[str, Any] = {}
     names = ("inspect", "parse", "error_count", "LineIndex", "Context", "plan", "apply")
@@ -1028,14 +1028,14 @@ def bench_engine(
     os.environ["HIPIFY_PY_CACHE_DIR"] = str(cache)
     import hipify_py
     from hipify_py import Options, load_table, translate_bytes
-    from hipify_py.parse import parse
+    from hipify_py.engine.parse import parse
 
     out: dict[str, Any] = {}
     start = time.perf_counter()
     table = load_table()
     out["load_table_cached_s"] = time.perf_counter() - start
     try:
-        from hipify_py.table import default_mappings_dir, load_directory
+        from hipify_py.tables.table import default_mappings_dir, load_directory
 
         start = time.perf_counter()
         load_directory(default_mappings_dir())

@@ -48,7 +48,7 @@ _start = time.monotonic()
 
 def _options(flags: int):  # -> Options
     from hipify_py import Options
-    from hipify_py.versions import parse_version
+    from hipify_py.tables.versions import parse_version
 
     return Options(
         launch_syntax="hip" if flags & 1 else "keep",
@@ -75,7 +75,7 @@ def _record(kind: str, data: bytes, reason: str) -> None:
 def check(data: bytes) -> list[tuple[str, str]]:
     """The findings for one input (kind, reason); [] when every check holds."""
     from hipify_py import translate_bytes
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
 
     table = load_table()
     flags, source = (data[0], data[1:]) if data else (0, b"")
@@ -167,14 +167,14 @@ def main() -> None:
     import atheris
 
     with atheris.instrument_imports(include=["hipify_py"]):
-        import hipify_py.engine
+        import hipify_py.engine.translate
         import hipify_py.rules  # noqa: F401
         from hipify_py.rules import all_rules
 
         all_rules()  # imports every rule module under instrumentation
     import test_properties  # noqa: F401  (the parse_regression check; not instrumented)
 
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
 
     load_table()
     atheris.Setup(sys.argv, one_input)

@@ -104,8 +104,8 @@ def _link_flags(sample: Sample, platform: str, platforms: dict[str, Any]) -> lis
 def translate_sample(sample: Sample, into: Path, hip_version: str) -> Step:
     """Translate every source of the sample folder into ``into`` (same names)."""
     from hipify_py import Options, load_table, translate_bytes
-    from hipify_py.diagnostics import Severity
-    from hipify_py.versions import parse_version
+    from hipify_py.engine.diagnostics import Severity
+    from hipify_py.tables.versions import parse_version
 
     table = load_table()
     options = Options.from_kwargs(hip_version=hip_version)

@@ -62,7 +62,7 @@ def translate_tree(
     """Translate the configuration's root into ``into`` with the real
     ``hipify-py`` command and the project's options (its configuration file;
     the HIP version of the compiler unless the project pins one)."""
-    from hipify_py.config import ConfigError, project_config
+    from hipify_py.project.config import ConfigError, project_config
 
     try:
         options = project_config(config.translate_config, config.root)

@@ -222,7 +222,7 @@ def root_for(platform: str, cache: Path = DEFAULT_CACHE) -> Path:
 
 def root_hip_version(root: Path) -> str | None:
     """ "7.2" from the root's ``hip/hip_version.h``; None if it has none."""
-    from hipify_py.hip_target import header_version
+    from hipify_py.engine.hip_target import header_version
 
     found = header_version(root / "usr" / "include" / "hip" / "hip_version.h")
     return None if found is None else f"{found[0]}.{found[1]}"

@@ -20,20 +20,20 @@ _EXPORTS = {
     "translate": "api",
     "translate_file": "api",
     "translate_paths": "api",
-    "Diagnostic": "diagnostics",
-    "Severity": "diagnostics",
-    "FileResult": "engine",
-    "translate_bytes": "engine",
-    "Options": "options",
-    "load_table": "table_cache",
+    "Diagnostic": "engine.diagnostics",
+    "Severity": "engine.diagnostics",
+    "FileResult": "engine.translate",
+    "translate_bytes": "engine.translate",
+    "Options": "engine.options",
+    "load_table": "tables.cache",
 }
 
 if TYPE_CHECKING:
-    from .api import PathRun, Result, translate, translate_file, translate_paths
-    from .diagnostics import Diagnostic, Severity
-    from .engine import FileResult, translate_bytes
-    from .options import Options
-    from .table_cache import load_table
+    from hipify_py.api import PathRun, Result, translate, translate_file, translate_paths
+    from hipify_py.engine.diagnostics import Diagnostic, Severity
+    from hipify_py.engine.options import Options
+    from hipify_py.engine.translate import FileResult, translate_bytes
+    from hipify_py.tables.cache import load_table
 
 
 def __getattr__(name: str) -> Any:

@@ -1,3 +1,3 @@
-from .cli import main
+from hipify_py.cli.main import main
 
 main()

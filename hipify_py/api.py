@@ -9,17 +9,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .diagnostics import Diagnostic
-from .engine import FileResult, translate_bytes
-from .files import DEFAULT_EXTENSIONS, Discovery, discover
-from .options import Options
-from .runner import DEFAULT_MAX_BYTES, FileReport, Job, Mode, remove_leftovers, run
-from .stats import Stats
-from .table import MappingTable
-from .table_cache import load_table
+from hipify_py.engine.diagnostics import Diagnostic
+from hipify_py.engine.options import Options
+from hipify_py.engine.stats import Stats
+from hipify_py.engine.translate import FileResult, translate_bytes
+from hipify_py.project.files import DEFAULT_EXTENSIONS, Discovery, discover
+from hipify_py.project.runner import DEFAULT_MAX_BYTES, FileReport, Job, Mode, remove_leftovers, run
+from hipify_py.tables.cache import load_table
+from hipify_py.tables.table import MappingTable
 
 if TYPE_CHECKING:
-    from .config import Config
+    from hipify_py.project.config import Config
 
 
 @dataclass
@@ -36,7 +36,7 @@ class Result:
 def translate(code: str | bytes, *, table: MappingTable | None = None, **options: Any) -> Result:
     """Translate CUDA source to HIP.
 
-    ``options`` are the fields of :class:`hipify_py.options.Options`, e.g.
+    ``options`` are the fields of :class:`hipify_py.engine.options.Options`, e.g.
     ``translate(src, launch_syntax="hip", hip_version="5.7")``.
     """
     opts = Options.from_kwargs(**options)
@@ -59,7 +59,7 @@ def translate(code: str | bytes, *, table: MappingTable | None = None, **options
 def translate_file(
     path: str | Path, *, table: MappingTable | None = None, options: Options | None = None
 ) -> FileResult:
-    """Read one file and translate it (writes nothing; see hipify_py.runner)."""
+    """Read one file and translate it (writes nothing; see hipify_py.project.runner)."""
     data = Path(path).read_bytes()
     return translate_bytes(data, table or load_table(), options or Options())
 
@@ -98,7 +98,7 @@ class PathRun:
     def locked(self) -> Iterator[None]:
         """Hold the tree's lock (raises lock.LockHeld when another writing run
         holds it), and remove the temporary files an interrupted run left."""
-        from .lock import tree_lock
+        from hipify_py.project.lock import tree_lock
 
         if self._held:
             yield
@@ -150,8 +150,8 @@ def translate_paths(
     Raises files.DiscoveryError for unusable arguments (for example an output
     folder inside the input) and table.TableError for broken tables.
     """
-    from .config import find_config
-    from .files import Excludes
+    from hipify_py.project.config import find_config
+    from hipify_py.project.files import Excludes
 
     paths_list = list(paths)
     extensions = tuple(extensions)
@@ -171,7 +171,7 @@ def translate_paths(
         anchored=anchored,
     )
     if (project_headers or rename) and discovery.targets and config is not None:
-        from .project import IncludeSearch, add_local_headers, project_root
+        from hipify_py.project.headers import IncludeSearch, add_local_headers, project_root
 
         root = project_root(Path(paths_list[0]), config.path.parent if config.path else None)
         search = IncludeSearch.make(root, (Path(d) for d in include_dirs))
@@ -190,7 +190,7 @@ def translate_paths(
                 excludes=everywhere,
             )
         if rename:
-            from .project import plan_renames
+            from hipify_py.project.headers import plan_renames
 
             plan_renames(
                 discovery,
@@ -223,7 +223,7 @@ def _write_roots(paths: list[str | Path], config: Any) -> tuple[Path, ...]:
     """The folders an in-place run may write under: each input's project root
     (its git work tree, else the configuration's folder, else its own folder),
     without those inside another."""
-    from .project import project_root
+    from hipify_py.project.headers import project_root
 
     config_root = config.path.parent if config is not None and config.path else None
     roots = {project_root(Path(p), config_root) for p in paths if Path(p).exists()}

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-import hipify_py.runner as runner
+import hipify_py.project.runner as runner
 from hipify_py import Options, translate_paths
-from hipify_py.files import DiscoveryError
-from hipify_py.runner import Status
+from hipify_py.project.files import DiscoveryError
+from hipify_py.project.runner import Status
 
 SRC = b"void f() { cudaFree(0); }\n"
 
@@ -113,7 +113,7 @@ def test_second_run_over_an_unchanged_tree_parses_nothing(
     for i in range(4):
         (tree / f"k{i}.cu").write_bytes(SRC.replace(b"f()", f"f{i}()".encode()))
     first = [r.diagnostics for r in translate_paths([tree], mode="check", jobs=1).reports()]
-    import hipify_py.engine as engine
+    import hipify_py.engine.translate as engine
 
     calls = []
     real_parse = engine.parse

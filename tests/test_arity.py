@@ -13,7 +13,7 @@ import pytest
 from conftest import run_cli
 from toolchain_support import amd_compiler
 
-from hipify_py.table import TableError, load_directory
+from hipify_py.tables.table import TableError, load_directory
 
 
 def cli(source: str, *options: str) -> tuple[str, str]:
@@ -492,8 +492,8 @@ def test_roc_argument_lists_match_the_rocm_7_2_declarations() -> None:
     from pathlib import Path
 
     from hip_smoke.toolchain import complete_root
-    from hipify_py.table import split_template
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
+    from hipify_py.tables.table import split_template
 
     root = complete_root("amd-7.2")
     if root is None or importlib.util.find_spec("clang") is None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from hipify_py.build_files import analyze
+from hipify_py.project.build_files import analyze
 
 CMAKE = b"""cmake_minimum_required(VERSION 3.21)
 project(demo LANGUAGES CXX CUDA)

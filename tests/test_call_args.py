@@ -77,7 +77,7 @@ def test_trap_becomes_the_clang_builtin() -> None:
         ("f(n > 0 ? a : b, c)", ["n > 0 ? a : b", "c"]),
         # as in C++ itself, `name<` with a `>` later reads as template arguments
         ("f(a < b, c > d)", ["a < b, c > d"]),
-        ('f("a, b", \',\')', ['"a, b"', "','"]),
+        ("f(\"a, b\", ',')", ['"a, b"', "','"]),
         ("f(a, \\\n  b)", ["a", "b"]),
     ],
 )
@@ -102,7 +102,9 @@ def test_cuda12_graph_instantiate_forms() -> None:
         "}\n"
     )
     text = out(src, hip_version="5.7")
-    assert "hipGraphInstantiateWithFlags(e, g, 0);\n  hipGraphInstantiateWithFlags(e, g, 0);" in text
+    assert (
+        "hipGraphInstantiateWithFlags(e, g, 0);\n  hipGraphInstantiateWithFlags(e, g, 0);" in text
+    )
     assert "hipGraphInstantiate(e, g, nullptr, nullptr, 0);" in text
 
 

@@ -1,5 +1,5 @@
 """`hipify-py check`: the CI migration check, run for real (the CLI in a
-subprocess) on small trees, plus the pure parts of hipify_py.check."""
+subprocess) on small trees, plus the pure parts of hipify_py.report.check."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from xml.etree import ElementTree as ET
 import pytest
 from conftest import run_cli
 
-from hipify_py.check import CheckError, fingerprint, parse_shard, shard_of
-from hipify_py.diagnostics import CATALOGUE
+from hipify_py.engine.diagnostics import CATALOGUE
+from hipify_py.report.check import CheckError, fingerprint, parse_shard, shard_of
 
 CUDA = """\
 #include <cuda_runtime.h>

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, run_cli
 
-from hipify_py.progress import MIN_FILES
+from hipify_py.cli.progress import MIN_FILES
 
 SOURCE = """\
 #include <cuda_runtime.h>

@@ -13,7 +13,7 @@ import yaml
 from conftest import run_cli
 
 from hipify_py import load_table
-from hipify_py.compat import HEADER, HEADER_FILE, NAMES_FILE, data
+from hipify_py.engine.compat import HEADER, HEADER_FILE, NAMES_FILE, data
 
 KERNEL = b"""#include <cuda_runtime.h>
 __global__ void k(unsigned int* u, float4* f) {

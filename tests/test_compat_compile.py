@@ -16,7 +16,7 @@ from conftest import run_cli
 from toolchain_support import CI_RELEASES, amd_compiler
 
 from hip_smoke.toolchain import Compiler, ToolchainError, find_nvidia
-from hipify_py.compat import HEADER, HEADER_FILE, data
+from hipify_py.engine.compat import HEADER, HEADER_FILE, data
 
 PROGRAM = Path(__file__).resolve().parent / "data" / "compat" / "uses_every_function.hip"
 # the GPU equality program: plain CUDA that calls every provided function

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from hipify_py.config import ConfigError, find_config
+from hipify_py.project.config import ConfigError, find_config
 
 SRC = b"void f() { cudaFree(0); }\nvoid g() { cudaFrob(); }\n"
 

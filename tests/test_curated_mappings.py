@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from hipify_py import translate
-from hipify_py.table import MappingTable, Row, load_directory
-from hipify_py.versions import parse_version
+from hipify_py.tables.table import MappingTable, Row, load_directory
+from hipify_py.tables.versions import parse_version
 
 REPO = Path(__file__).resolve().parent.parent
 MAPPINGS = REPO / "mappings"

@@ -10,8 +10,8 @@ import pytest
 from conftest import run_cli
 
 from hipify_py import translate
-from hipify_py.diagnostics import CATALOGUE, Severity
-from hipify_py.diagnostics_doc import _group, markdown
+from hipify_py.engine.diagnostics import CATALOGUE, Severity
+from hipify_py.report.diagnostics_doc import _group, markdown
 
 
 def out(src: str, **options: Any) -> str:
@@ -346,7 +346,9 @@ def test_fix_warp_size_leaves_a_define_that_is_also_a_stride() -> None:
 
 
 def test_fix_warp_size_rewrites_a_lane_id_that_is_only_compared() -> None:
-    src = "__global__ void k(float* o) { int lane = threadIdx.x % 32; if (lane == 0) o[0] = 1.0f; }\n"
+    src = (
+        "__global__ void k(float* o) { int lane = threadIdx.x % 32; if (lane == 0) o[0] = 1.0f; }\n"
+    )
     assert "threadIdx.x % warpSize" in out(src, fix_warp_size=True)
 
 
@@ -485,7 +487,11 @@ def test_unknown_codes_are_a_usage_error(option: str, tmp_path: Any) -> None:
 
 @pytest.mark.parametrize(
     "alias",
-    ["typedef unsigned int uint;", "using uint = unsigned int;", "typedef uint32_t word;\ntypedef word uint;"],
+    [
+        "typedef unsigned int uint;",
+        "using uint = unsigned int;",
+        "typedef uint32_t word;\ntypedef word uint;",
+    ],
 )
 def test_a_ballot_kept_through_a_type_alias_is_reported(alias: str) -> None:
     src = f"#include <cstdint>\n{alias}\n__device__ int f(bool p) {{ uint m = __ballot_sync(0xffffffff, p); return m; }}\n"
@@ -497,7 +503,10 @@ def test_a_ballot_kept_through_a_type_alias_is_reported(alias: str) -> None:
 @pytest.mark.parametrize(
     ("body", "code"),
     [
-        ("for (int d = 1; d < 32; d *= 2) { int t = __shfl_up_sync(0xffffffff, v, d); if (lane >= d) v += t; }", "HPY421"),
+        (
+            "for (int d = 1; d < 32; d *= 2) { int t = __shfl_up_sync(0xffffffff, v, d); if (lane >= d) v += t; }",
+            "HPY421",
+        ),
         ("for (int d = 1; d <= 16; d <<= 1) v += __shfl_xor_sync(0xffffffff, v, d);", "HPY421"),
         ("v = __shfl_sync(0xffffffff, v, 31);", "HPY420"),
         ("v = __shfl(v, 31);", "HPY420"),
@@ -507,8 +516,19 @@ def test_other_32_lane_shapes_are_reported(body: str, code: str) -> None:
     src = f"__device__ int f(int v, int lane) {{ {body} return v; }}\n"
     assert [d.code for d in only(src, code, hip_version="7.2")] == [code]
     # written for any warp size: nothing to report
-    fixed = body.replace("< 32", "< warpSize").replace("<= 16", "< warpSize").replace(", 31)", ", warpSize - 1)")
-    assert only(fixed.join(["__device__ int f(int v, int lane) { ", " return v; }\n"]), code, hip_version="7.2") == []
+    fixed = (
+        body.replace("< 32", "< warpSize")
+        .replace("<= 16", "< warpSize")
+        .replace(", 31)", ", warpSize - 1)")
+    )
+    assert (
+        only(
+            fixed.join(["__device__ int f(int v, int lane) { ", " return v; }\n"]),
+            code,
+            hip_version="7.2",
+        )
+        == []
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from hipify_py.edits import Edit, apply, plan
+from hipify_py.engine.edits import Edit, apply, plan
 
 
 def e(start: int, end: int, text: str) -> Edit:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from hipify_py import Options, translate, translate_bytes
-from hipify_py.table import load_directory
+from hipify_py.tables.table import load_directory
 
 
 def out(src: str, **options: object) -> str:
@@ -379,7 +379,10 @@ def test_struct_keyword_is_dropped_where_hip_has_only_a_typedef() -> None:
     )
     text = str(translate(src).text)
     assert "struct ihipStream_t;\ntypedef struct ihipStream_t* hipStream_t;" in text
-    assert "void f(hipLaunchParams* p) { size_t s = sizeof(hipLaunchParams); hipDeviceProp_t prop; struct mine m; }" in text
+    assert (
+        "void f(hipLaunchParams* p) { size_t s = sizeof(hipLaunchParams); hipDeviceProp_t prop; struct mine m; }"
+        in text
+    )
     assert translate(text).text == text
 
 
@@ -415,8 +418,15 @@ def test_runtime_include_never_lands_inside_a_continued_line(newline: str) -> No
 
 @pytest.mark.parametrize(
     "header",
-    ["cufile.h", "cutlass/gemm/device/gemm.h", "cute/tensor.hpp", "nvfunctional",
-     "cudnn_frontend.h", "cusparseLt.h", "cutensor.h"],
+    [
+        "cufile.h",
+        "cutlass/gemm/device/gemm.h",
+        "cute/tensor.hpp",
+        "nvfunctional",
+        "cudnn_frontend.h",
+        "cusparseLt.h",
+        "cutensor.h",
+    ],
 )
 def test_nvidia_only_library_headers_are_reported(header: str) -> None:
     src = f"#include <{header}>\n__global__ void k() {{}}\n"
@@ -470,7 +480,10 @@ def test_a_commented_warp_sync_opt_in_define_does_not_count() -> None:
         "__global__ void k(int* p) { p[0] = __shfl_sync(0xffffffffffffffffull, p[0], 0); }\n"
     )
     text = out(src, hip_version="6.2")
-    assert "#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#endif" in text
+    assert (
+        "#ifndef HIP_ENABLE_WARP_SYNC_BUILTINS\n#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#endif"
+        in text
+    )
 
 
 def test_a_long_alias_right_side_without_a_semicolon_does_not_hang() -> None:

@@ -65,7 +65,7 @@ def diagnostics_of(result: Any) -> list[str]:
 def _visible(line: str) -> str:
     """A line as the diff shows it: line endings and odd bytes made visible."""
     body = line.rstrip("\r\n")
-    ending = line[len(body):]
+    ending = line[len(body) :]
     shown = body.encode("unicode_escape").decode("ascii") if not body.isprintable() else body
     return shown + {"\r\n": "\\r\\n", "\n": "", "\r": "\\r", "": "\\ no newline at end"}.get(
         ending, ending.encode("unicode_escape").decode("ascii")
@@ -88,8 +88,9 @@ def byte_diff(expected: bytes, actual: bytes, name: str) -> str:
 
 def list_diff(expected: list[str], actual: list[str]) -> str:
     return "\n".join(
-        difflib.unified_diff(expected, actual, "diagnostics (expected)", "diagnostics (actual)",
-                             lineterm="")
+        difflib.unified_diff(
+            expected, actual, "diagnostics (expected)", "diagnostics (actual)", lineterm=""
+        )
     )
 
 
@@ -109,28 +110,45 @@ def test_golden(folder: Path) -> None:
 
     result = translate_bytes(data, table, options)
     if result.data != expected:
-        problems.append("output differs from " + target.name + ":\n"
-                        + byte_diff(expected, result.data, target.name))
+        problems.append(
+            "output differs from "
+            + target.name
+            + ":\n"
+            + byte_diff(expected, result.data, target.name)
+        )
     got = diagnostics_of(result)
     want = list(meta.get("diagnostics") or [])
     if got != want:
-        messages = "\n".join(f"  {d.code} {d.line}:{d.column} {d.message}"
-                             for d in sorted(result.diagnostics, key=lambda d: (d.line, d.column)))
-        problems.append("diagnostics differ:\n" + list_diff(want, got)
-                        + ("\nreported:\n" + messages if messages else ""))
+        messages = "\n".join(
+            f"  {d.code} {d.line}:{d.column} {d.message}"
+            for d in sorted(result.diagnostics, key=lambda d: (d.line, d.column))
+        )
+        problems.append(
+            "diagnostics differ:\n"
+            + list_diff(want, got)
+            + ("\nreported:\n" + messages if messages else "")
+        )
 
     again = translate_bytes(expected, table, options)
     if again.data != expected:
-        problems.append("not idempotent: translating " + target.name + " again changes it:\n"
-                        + byte_diff(expected, again.data, target.name))
+        problems.append(
+            "not idempotent: translating "
+            + target.name
+            + " again changes it:\n"
+            + byte_diff(expected, again.data, target.name)
+        )
 
     if problems:
-        pytest.fail(f"{folder.name}: {meta.get('description', '')}\n\n" + "\n\n".join(problems),
-                    pytrace=False)
+        pytest.fail(
+            f"{folder.name}: {meta.get('description', '')}\n\n" + "\n\n".join(problems),
+            pytrace=False,
+        )
 
 
 def test_fixture_layout() -> None:
-    assert len(DIRS) >= MIN_FIXTURES, f"only {len(DIRS)} fixtures in {FIXTURES}; want {MIN_FIXTURES}+"
+    assert len(DIRS) >= MIN_FIXTURES, (
+        f"only {len(DIRS)} fixtures in {FIXTURES}; want {MIN_FIXTURES}+"
+    )
     numbers: set[str] = set()
     for folder in DIRS:
         name = folder.name
@@ -162,5 +180,7 @@ def test_fixture_layout() -> None:
             match = DIAGNOSTIC.match(entry) if isinstance(entry, str) else None
             assert match, f"{name}: diagnostic {entry!r} is not 'CODE line:col'"
             positions.append((int(match.group(1)), int(match.group(2)), entry.split()[0]))
-        assert positions == sorted(positions), f"{name}: diagnostics must be ordered by line, column"
+        assert positions == sorted(positions), (
+            f"{name}: diagnostics must be ordered by line, column"
+        )
         assert meta["compile"] in COMPILE_KINDS, f"{name}: compile must be one of {COMPILE_KINDS}"

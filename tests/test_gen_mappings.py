@@ -322,7 +322,7 @@ def test_committed_mappings_are_up_to_date() -> None:
 
 
 def test_committed_mappings_load() -> None:
-    from hipify_py.table import load_directory
+    from hipify_py.tables.table import load_directory
 
     table = load_directory(REPO / "mappings")
     assert len(table.names) > 8000

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify_py.gitignore import IgnoreFile, Ignorer, compile_pattern
+from hipify_py.project.gitignore import IgnoreFile, Ignorer, compile_pattern
 
 
 @pytest.mark.parametrize(
@@ -54,7 +54,7 @@ def test_relative_walk_honours_parent_gitignore_and_info_exclude(
 ) -> None:
     import subprocess
 
-    from hipify_py.files import discover
+    from hipify_py.project.files import discover
 
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / ".gitignore").write_text("build/\n")

@@ -1,4 +1,4 @@
-"""Which HIP a run targets when --hip-version is not given (hipify_py/hip_target.py),
+"""Which HIP a run targets when --hip-version is not given (hipify_py/engine/hip_target.py),
 through the real CLI: the user's toolchain, found from $HIP_PATH / $ROCM_PATH /
 /opt/rocm or from hipcc on PATH, else the newest release verified; one line says
 which and why."""
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from hipify_py.hip_target import default_version, header_version, verified_releases
-from hipify_py.versions import format_version
+from hipify_py.engine.hip_target import default_version, header_version, verified_releases
+from hipify_py.tables.versions import format_version
 
 CACHE = Path(os.environ.get("HIPIFY_PY_TOOLCHAIN_CACHE", "/var/cache/hipify-py"))
 CUBLAS = (
@@ -36,7 +36,8 @@ def _bare_env(**extra: str) -> dict[str, str]:
     """No ROCm variables, and a PATH without hipcc / hipconfig."""
     env = {k: v for k, v in os.environ.items() if k not in ("HIP_PATH", "ROCM_PATH")}
     env["PATH"] = os.pathsep.join(
-        p for p in env.get("PATH", "").split(os.pathsep)
+        p
+        for p in env.get("PATH", "").split(os.pathsep)
         if p and not (Path(p) / "hipcc").exists() and not (Path(p) / "hipconfig").exists()
     )
     env.update(extra)
@@ -85,7 +86,10 @@ def test_hipcc_on_path_decides_the_target(tree: Path) -> None:
         env = _bare_env()
         env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
         out, err = _run(tree, env=env)
-        assert f"targeting HIP {format_version(want)} (from {bin_dir / 'hipcc'})" in err, (root, err)
+        assert f"targeting HIP {format_version(want)} (from {bin_dir / 'hipcc'})" in err, (
+            root,
+            err,
+        )
         expected = "hipblasCaxpy(h, 4" if want >= (7, 0, 0) else "cublasCaxpy(h, 4"
         assert expected in out, (root, out)
 
@@ -106,7 +110,9 @@ def test_an_explicit_or_configured_version_wins(tree: Path, tmp_path: Path) -> N
     assert "targeting HIP 6.4 (--hip-version)" in err and "hipblasCaxpy_v2" in out
     (tree.parent / "pyproject.toml").write_text('[tool.hipify-py]\nhip-version = "6.4"\n')
     out, err = _run(tree, env=_bare_env(HIP_PATH=str(rocm)))
-    assert "targeting HIP 6.4 (hip-version in the configuration)" in err and "hipblasCaxpy_v2" in out
+    assert (
+        "targeting HIP 6.4 (hip-version in the configuration)" in err and "hipblasCaxpy_v2" in out
+    )
 
 
 def test_the_target_line_is_one_line_and_quiet_drops_it(tree: Path, tmp_path: Path) -> None:

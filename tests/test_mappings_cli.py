@@ -32,8 +32,15 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
 def test_verify_text_lists_failures_and_exits_1(tree: tuple[Path, Path, Path]) -> None:
     hip, cuda, mappings = tree
     result = run_cli(
-        "mappings", "verify", "--hip-include", str(hip), "--cuda-include", str(cuda),
-        "--mappings", str(mappings), cwd=mappings.parent,
+        "mappings",
+        "verify",
+        "--hip-include",
+        str(hip),
+        "--cuda-include",
+        str(cuda),
+        "--mappings",
+        str(mappings),
+        cwd=mappings.parent,
     )
     assert result.returncode == 1, err(result)
     text = out(result)
@@ -48,8 +55,16 @@ def test_verify_json_and_library_filter(tree: tuple[Path, Path, Path]) -> None:
     # one option value may hold several paths, as the environment variables do
     both = os.pathsep.join([str(hip / "hip"), str(hip / "hipblas")])
     result = run_cli(
-        "mappings", "verify", "--hip-include", both, "--library", "blas", "--format", "json",
-        "--mappings", str(mappings),
+        "mappings",
+        "verify",
+        "--hip-include",
+        both,
+        "--library",
+        "blas",
+        "--format",
+        "json",
+        "--mappings",
+        str(mappings),
     )
     assert result.returncode == 0, out(result) + err(result)
     doc = json.loads(out(result))
@@ -57,7 +72,12 @@ def test_verify_json_and_library_filter(tree: tuple[Path, Path, Path]) -> None:
     assert doc["cuda_headers"] is None
     assert set(doc["summary"]["hip"]) == {"blas"}
     assert doc["summary"]["hip"]["blas"] == {
-        "checked": 2, "ok": 1, "failed": 0, "newer": 1, "removed": 0, "skipped": 1
+        "checked": 2,
+        "ok": 1,
+        "failed": 0,
+        "newer": 1,
+        "removed": 0,
+        "skipped": 1,
     }
     assert doc["release_notes"] == ["hipblas 0.54.0 is ROCm 5.5.1"]
 
@@ -69,8 +89,14 @@ def test_verify_usage_errors_exit_2(tree: tuple[Path, Path, Path]) -> None:
     assert "no such file or folder" in err(missing)
     assert run_cli("mappings", "verify").returncode == 2  # --hip-include is required
     unknown = run_cli(
-        "mappings", "verify", "--hip-include", str(hip), "--library", "nope",
-        "--mappings", str(mappings),
+        "mappings",
+        "verify",
+        "--hip-include",
+        str(hip),
+        "--library",
+        "nope",
+        "--mappings",
+        str(mappings),
     )
     assert unknown.returncode == 2
     assert "unknown library: nope" in err(unknown)
@@ -126,14 +152,20 @@ def test_query_hip_name_header_and_json() -> None:
 
 
 def test_stats_text_and_json() -> None:
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
 
     table = load_table()
     text = run_cli("mappings", "stats")
     assert text.returncode == 0
     lines = out(text).splitlines()
     assert lines[0].split() == [
-        "library", "rows", "supported", "deprecated", "removed", "experimental", "unsupported",
+        "library",
+        "rows",
+        "supported",
+        "deprecated",
+        "removed",
+        "experimental",
+        "unsupported",
         "roc",
     ]
     total = next(line for line in lines if line.startswith("total")).split()
@@ -178,8 +210,8 @@ def test_docs_check_mode(tmp_path: Path) -> None:
 
 
 def test_docs_pages_list_every_row() -> None:
-    from hipify_py.docs_gen import generate
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
+    from hipify_py.tables.docs import generate
 
     table = load_table()
     pages = generate(table)
@@ -217,7 +249,11 @@ def _real_paths() -> tuple[str, str]:
 # The HIP releases the tables are verified against, each from its own root
 # (hip_smoke/toolchain/provision.sh amd-X.Y): the variable holding its header
 # paths (include_paths.sh amd-X.Y ROOT).
-RELEASE_ENVS = {"5.7": HIP_ENV, "6.4": "HIPIFY_PY_HIP_INCLUDE_6_4", "7.2": "HIPIFY_PY_HIP_INCLUDE_7_2"}
+RELEASE_ENVS = {
+    "5.7": HIP_ENV,
+    "6.4": "HIPIFY_PY_HIP_INCLUDE_6_4",
+    "7.2": "HIPIFY_PY_HIP_INCLUDE_7_2",
+}
 
 
 @pytest.mark.parametrize("release", sorted(RELEASE_ENVS))

@@ -21,7 +21,7 @@ from toolchain_support import amd_compiler
 
 from hip_smoke.toolchain import ToolchainError, find_cuda
 from hipify_py import load_table
-from hipify_py.compat import HEADER, HEADER_FILE, NAMES_FILE, data
+from hipify_py.engine.compat import HEADER, HEADER_FILE, NAMES_FILE, data
 
 FIXTURE = REPO / "fixtures" / "270-nvml-monitoring-to-amd-smi"
 PROGRAM = FIXTURE / "input.cpp"
@@ -73,7 +73,11 @@ def test_nvml_rows_name_amd_smi_or_nothing() -> None:
     # one release for all of it: the header, the mapped names and the renames
     table = load_table()
     header = table.headers["nvml.h"]
-    assert (header.hip, header.hip_added, data().rename_since) == ("amd_smi/amdsmi.h", "6.4.0", "6.4.0")
+    assert (header.hip, header.hip_added, data().rename_since) == (
+        "amd_smi/amdsmi.h",
+        "6.4.0",
+        "6.4.0",
+    )
     for row in load_table().names.values():
         if row.library != "nvml":
             continue
@@ -143,7 +147,10 @@ def test_a_file_using_nvml_without_including_it_gets_amdsmi_then_the_header(
     out, stderr = translate(tmp_path, source, "--compat", "--hip-version", "7.2")
     assert codes(stderr) == [], stderr
     assert out.index("#include <amd_smi/amdsmi.h>") < out.index('#include "hipify_py_compat.h"')
-    assert "void f(amdsmi_processor_handle* d) { hipify_nvml_device_get_handle_by_index(0, d); }" in out
+    assert (
+        "void f(amdsmi_processor_handle* d) { hipify_nvml_device_get_handle_by_index(0, d); }"
+        in out
+    )
     assert "struct hipify_nvml_memory_st last;" in out  # the struct tag too
 
 
@@ -174,7 +181,9 @@ def test_other_nvml_calls_name_the_amd_smi_call_and_unknown_names_are_reported(
     )
     out, stderr = translate(tmp_path, source, "--compat", "--hip-version", "7.2")
     assert "void f(amdsmi_processor_handle d" in out
-    assert re.search(r"nvmlDeviceGetFanSpeed .*\[HPY101\]\n\s+hint: AMD SMI: amdsmi_get_gpu_fan_speed", stderr)
+    assert re.search(
+        r"nvmlDeviceGetFanSpeed .*\[HPY101\]\n\s+hint: AMD SMI: amdsmi_get_gpu_fan_speed", stderr
+    )
     assert re.search(
         r"nvmlDeviceGetTemperatureThreshold .*\[HPY101\]\n\s+hint: AMD SMI: amdsmi_get_temp_metric",
         stderr,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from hipify_py.project import renamed
+from hipify_py.project.headers import renamed
 
 
 def make_project(root: Path) -> None:
@@ -242,5 +242,8 @@ def test_stdout_prints_the_one_file_even_when_it_includes_local_headers(tmp_path
     (tmp_path / "k.cu").write_text('#include "util.cuh"\nvoid f() { CHECK(cudaFree(0)); }\n')
     result = run_cli(str(tmp_path / "k.cu"), "--stdout", "--no-cache")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == b'#include <hip/hip_runtime.h>\n#include "util.cuh"\nvoid f() { CHECK(hipFree(0)); }\n'
+    assert (
+        result.stdout
+        == b'#include <hip/hip_runtime.h>\n#include "util.cuh"\nvoid f() { CHECK(hipFree(0)); }\n'
+    )
     assert (tmp_path / "util.cuh").read_text() == "#pragma once\n#define CHECK(x) x\n"

@@ -4,7 +4,8 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from hipify_py.project_names import defined_names, is_defined, scan_project
+from hipify_py.engine.definitions import is_defined
+from hipify_py.project.names import defined_names, scan_project
 
 
 def test_definitions_are_found_and_uses_are_not() -> None:
@@ -47,7 +48,7 @@ def test_variables_parameters_and_longer_names() -> None:
 
 
 def test_common_table_words_count_only_when_unsupported() -> None:
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
 
     names = load_table().names
     header = (
@@ -59,7 +60,9 @@ def test_common_table_words_count_only_when_unsupported() -> None:
     assert defined_names(header, names) == {"umin", "cudaMyCheck"}
 
 
-def test_a_source_files_own_definition_does_not_hide_a_report_in_another_file(tmp_path: Path) -> None:
+def test_a_source_files_own_definition_does_not_hide_a_report_in_another_file(
+    tmp_path: Path,
+) -> None:
     """Tree mode reports what one-file mode reports: a file-local host `umin` in
     host.cpp is not the device-side `umin` kern.cu calls (only a header shares
     definitions between files)."""

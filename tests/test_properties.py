@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hipify_py import Options, load_table, translate_bytes
-from hipify_py.engine import FileResult
+from hipify_py.engine.translate import FileResult
 
 TABLE = load_table()
 CUDA_NAMES = [
@@ -226,7 +226,7 @@ def parse_regression(result: FileResult) -> str | None:
     broken input the bound is the larger of the input's count and the count
     with the shape-keeping edits alone applied (the engine's self-check keeps a
     structural edit on the same terms)."""
-    from hipify_py.engine import _errors_of
+    from hipify_py.engine.translate import _errors_of
 
     if not result.changed:
         return None
@@ -256,7 +256,7 @@ def _whole_directive_lines(data: bytes, at: int, text: bytes) -> bool:
 
 
 def _fuzz_options(flags: int) -> Options:
-    from hipify_py.versions import parse_version
+    from hipify_py.tables.versions import parse_version
 
     return Options(
         launch_syntax="hip" if flags & 1 else "keep",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify_py.table import TableError, load_directory
+from hipify_py.tables.table import TableError, load_directory
 
 RUNTIME = "schema: 1\nlibrary: blas\nsections:\n  S:\n    cublasCreate: {hip: hipblasCreate, kind: function}\n"
 INCLUDES = "schema: 1\nheaders:\n  cublas_v2.h: {hip: hipblas/hipblas.h, roc: rocblas/rocblas.h, library: blas}\n"
@@ -63,7 +63,7 @@ def test_schema_errors_name_file_and_line(tmp_path: Path, providers: str, messag
 
 
 def test_shipped_providers_name_known_headers() -> None:
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
 
     table = load_table()
     assert table.providers["blas"].header == "cublas_v2.h"

@@ -18,11 +18,17 @@ CACHE = Path(os.environ.get("HIPIFY_PY_TOOLCHAIN_CACHE", "/var/cache/hipify-py")
 ROOTS = {"amd-5.7": "trixie-amd", "amd-6.4": "rocm-6.4", "amd-7.2": "rocm-7.2"}
 
 
-def _script(name: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _script(
+    name: str, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if k != "HIPIFY_PY_DEBIAN_MIRROR"}
     full.update(env or {})
     return subprocess.run(
-        ["bash", str(TOOLCHAIN / name), *args], capture_output=True, text=True, env=full, timeout=600
+        ["bash", str(TOOLCHAIN / name), *args],
+        capture_output=True,
+        text=True,
+        env=full,
+        timeout=600,
     )
 
 
@@ -52,7 +58,9 @@ def test_the_mirror_is_the_machines_own() -> None:
 
 
 def test_an_explicit_mirror_wins() -> None:
-    done = _script("provision.sh", "mirror", env={"HIPIFY_PY_DEBIAN_MIRROR": "http://mirror.example/debian"})
+    done = _script(
+        "provision.sh", "mirror", env={"HIPIFY_PY_DEBIAN_MIRROR": "http://mirror.example/debian"}
+    )
     assert (done.returncode, done.stdout.strip()) == (0, "http://mirror.example/debian")
 
 
@@ -80,7 +88,9 @@ def test_a_complete_root_is_reused_and_is_the_release_it_says(release: str) -> N
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(root) and "reusing complete" in done.stderr
     version = (root / "usr/include/hip/hip_version.h").read_text()
-    major, minor = (re.search(rf"#define HIP_VERSION_{p}\s+(\d+)", version).group(1) for p in ("MAJOR", "MINOR"))  # type: ignore[union-attr]
+    major, minor = (
+        re.search(rf"#define HIP_VERSION_{p}\s+(\d+)", version).group(1) for p in ("MAJOR", "MINOR")
+    )  # type: ignore[union-attr]
     assert f"amd-{major}.{minor}" == release
 
 

@@ -25,9 +25,9 @@ from pathlib import Path
 import pytest
 from conftest import REPO, run_cli
 
-import hipify_py.runner as runner
+import hipify_py.project.runner as runner
 from hipify_py import Options, translate_paths
-from hipify_py.runner import Status
+from hipify_py.project.runner import Status
 
 KERNEL = b"void f(float* d) { cudaMalloc((void**)&d, 64); cudaFree(d); }\n"
 TRANSLATED = b"void f(float* d) { hipMalloc((void**)&d, 64); hipFree(d); }\n"

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from hipify_py.files import is_leftover
+from hipify_py.project.files import is_leftover
 
 FILES = 500
 KILLS = 100

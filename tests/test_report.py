@@ -14,7 +14,8 @@ import pytest
 from conftest import REPO, run_cli
 
 from hipify_py.api import translate_paths
-from hipify_py.migration_report import (
+from hipify_py.engine.options import Options
+from hipify_py.report.migration import (
     EFFORT_MODEL,
     Report,
     build_report,
@@ -24,8 +25,7 @@ from hipify_py.migration_report import (
     render_html,
     render_markdown,
 )
-from hipify_py.options import Options
-from hipify_py.table_cache import load_table
+from hipify_py.tables.cache import load_table
 
 # A small CUDA project: three files share unsupported runtime APIs in different
 # numbers, one header has inline PTX and warp-size hazards, one file includes
@@ -145,7 +145,9 @@ def test_converted_and_unconverted_by_file_and_library(report: Report) -> None:
     }
     assert (report.converted, report.unconverted) == (16, 12)
     assert report.automatic_percent == round(100 * 16 / 28, 1)
-    libraries = {lib.library: (lib.converted, lib.unconverted, lib.files) for lib in report.libraries}
+    libraries = {
+        lib.library: (lib.converted, lib.unconverted, lib.files) for lib in report.libraries
+    }
     assert libraries == {"device": (4, 3, 2), "driver": (2, 1, 1), "runtime": (10, 8, 3)}
     totals = report.totals()
     assert totals["files"] == 6
@@ -258,7 +260,9 @@ def test_hip_version_makes_newer_apis_unconverted(tmp_path: Path) -> None:
     newer = next(
         name
         for name, row in sorted(table.names.items())
-        if row.library == "runtime" and row.kind == "function" and row.hip
+        if row.library == "runtime"
+        and row.kind == "function"
+        and row.hip
         and row.hip_added.startswith("6.")
     )
     src = make_tree(tmp_path, {"new.cu": f"void f() {{ {newer}(0); }}\n"})
@@ -285,8 +289,12 @@ def test_markdown_is_the_default(project: Path) -> None:
         "## Effort estimate",
     ):
         assert f"\n{heading}\n" in text, heading
-    ranked = [line for line in text.splitlines() if line.startswith("| 1 |") or line.startswith("| 2 |")]
-    assert ranked[0].startswith("| 1 | `cudaStreamGetCaptureInfo_v3` | runtime | unsupported | 3 | 3 |")
+    ranked = [
+        line for line in text.splitlines() if line.startswith("| 1 |") or line.startswith("| 2 |")
+    ]
+    assert ranked[0].startswith(
+        "| 1 | `cudaStreamGetCaptureInfo_v3` | runtime | unsupported | 3 | 3 |"
+    )
     assert ranked[1].startswith("| 2 | `cudaOccupancyMaxActiveClusters` |")
     ptx = [line for line in text.splitlines() if "%%laneid" in line]
     assert len(ptx) == 1 and ptx[0].endswith("kernels.cuh:5:3` | `mov.u32 %0, %%laneid` |")
@@ -328,12 +336,32 @@ def test_json_keys_and_numbers(project: Path, tmp_path: Path) -> None:
     ]
     first = data["blockers"][0]
     assert set(first) == {
-        "name", "library", "kind", "reason", "code", "files", "uses", "hint", "file_list", "sites"
+        "name",
+        "library",
+        "kind",
+        "reason",
+        "code",
+        "files",
+        "uses",
+        "hint",
+        "file_list",
+        "sites",
     }
     assert set(first["sites"][0]) == {"path", "line", "column", "text"}
     assert set(data["files"][0]) == {
-        "path", "status", "converted", "unconverted", "automatic_percent", "lines", "errors",
-        "warnings", "hazards", "ptx_sites", "blockers", "effort_minutes", "problem",
+        "path",
+        "status",
+        "converted",
+        "unconverted",
+        "automatic_percent",
+        "lines",
+        "errors",
+        "warnings",
+        "hazards",
+        "ptx_sites",
+        "blockers",
+        "effort_minutes",
+        "problem",
     }
     assert [p["text"] for p in data["ptx"]] == ["mov.u32 %0, %%laneid", "mov.u32 %0, %%warpid"]
     assert {h["code"]: h["count"] for h in data["hazards"]}["HPY501"] == 2
@@ -376,7 +404,7 @@ def test_report_is_listed_in_help() -> None:
 
 # --------------------------------------------------------------------------- escaping
 
-EVIL_FILE = '<img src=x onerror=alert(1)>&"q\'.cu'
+EVIL_FILE = "<img src=x onerror=alert(1)>&\"q'.cu"
 EVIL_ASM = "mov.u32 %0, %%laneid; // </code></td><script>alert(2)</script>"
 EVIL_SOURCE = f"""\
 __device__ unsigned lane() {{
@@ -392,7 +420,9 @@ def evil_report(root: Path) -> Report:
     src = root / "src"
     src.mkdir(parents=True)
     (src / EVIL_FILE).write_text(EVIL_SOURCE)
-    (src / "a|b.cu").write_text("void f(void* c, const void* fn) { cudaGetDriverEntryPointByVersion(c, fn, 0); }\n")
+    (src / "a|b.cu").write_text(
+        "void f(void* c, const void* fn) { cudaGetDriverEntryPointByVersion(c, fn, 0); }\n"
+    )
     return report_of(src)
 
 
@@ -473,9 +503,7 @@ def render_in_chromium(page: Path, profile: Path, *extra: str) -> subprocess.Com
 
 def console_messages(stderr: str) -> list[str]:
     """The page's console output (errors, CSP violations, uncaught exceptions)."""
-    return [
-        line for line in stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line
-    ]
+    return [line for line in stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
 
 
 def test_html_loads_in_headless_chromium(project: Path, tmp_path: Path) -> None:
@@ -522,7 +550,20 @@ def test_docs_describe_the_model_and_the_schema() -> None:
     docs = (REPO / "docs" / "report.md").read_text(encoding="utf-8")
     assert effort_model_markdown() in docs, "docs/report.md: paste effort_model_markdown()"
     for key in (
-        "schema", "tool", "target", "inputs", "totals", "libraries", "files", "blockers",
-        "unknown_names", "hazards", "ptx", "other_diagnostics", "apis", "effort", "problems",
+        "schema",
+        "tool",
+        "target",
+        "inputs",
+        "totals",
+        "libraries",
+        "files",
+        "blockers",
+        "unknown_names",
+        "hazards",
+        "ptx",
+        "other_diagnostics",
+        "apis",
+        "effort",
+        "problems",
     ):
         assert f"`{key}`" in docs, key

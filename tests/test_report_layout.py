@@ -17,14 +17,14 @@ import pytest
 from conftest import run_cli
 from test_report import _CHROMIUM_FLAGS, PROJECT, chromium, make_tree
 
-from hipify_py.migration_report import (
+from hipify_py.report.migration import (
     API_COLUMNS,
     FILE_COLUMNS,
     blocker_actions,
     csv_cell,
     with_action,
 )
-from hipify_py.table_cache import load_table
+from hipify_py.tables.cache import load_table
 
 
 def _report(src: Path, fmt: str, *args: str) -> str:
@@ -81,9 +81,7 @@ def big_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
         folder.mkdir(parents=True)
         extra = EXTRAS[2] if n % 37 == 5 else EXTRAS[1] if n % 11 == 3 else EXTRAS[0]
         extra = EXTRAS[3] if n % 29 == 17 else extra
-        (folder / f"{sample}_kernels.cu").write_text(
-            SAMPLE.format(n=n, extra=extra)
-        )
+        (folder / f"{sample}_kernels.cu").write_text(SAMPLE.format(n=n, extra=extra))
     return root
 
 
@@ -112,7 +110,9 @@ def test_files_are_ordered_by_effort_in_every_format(big_tree: Path) -> None:
     html = _report(big_tree, "html")
     table = html[html.index('id="files-table"') :]
     table = table[: table.index("</table>")]
-    paths = [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r'<td class="path">(.*?)</td>', table)]
+    paths = [
+        re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r'<td class="path">(.*?)</td>', table)
+    ]
     assert paths == order
     markdown = _report(big_tree, "md")
     section = markdown[markdown.index("\n## Files\n") :]
@@ -315,8 +315,13 @@ def test_api_inventory_in_every_format(project: Path) -> None:
     data = json.loads(_report(project, "json"))
     apis = {(a["name"], a["status"]): a for a in data["apis"]}
     assert apis[("cudaMalloc", "converted")] == {
-        "name": "cudaMalloc", "library": "runtime", "kind": "function", "status": "converted",
-        "hip": "hipMalloc", "uses": 1, "files": 1,
+        "name": "cudaMalloc",
+        "library": "runtime",
+        "kind": "function",
+        "status": "converted",
+        "hip": "hipMalloc",
+        "uses": 1,
+        "files": 1,
     }
     assert apis[("cudaStreamGetCaptureInfo_v3", "unsupported")]["uses"] == 3
     assert apis[("cudaStreamGetCaptureInfo_v3", "unsupported")]["files"] == 3
@@ -357,7 +362,9 @@ def test_inventory_of_an_api_that_needs_a_newer_hip(tmp_path: Path) -> None:
     newer, row = next(
         (name, row)
         for name, row in sorted(table.names.items())
-        if row.library == "runtime" and row.kind == "function" and row.hip
+        if row.library == "runtime"
+        and row.kind == "function"
+        and row.hip
         and row.hip_added.startswith("6.")
     )
     src = tmp_path / "src"

@@ -131,4 +131,4 @@ def test_the_runtime_include_option_is_read_by_the_includes_rule_alone() -> None
         for path in (REPO / "hipify_py").rglob("*.py")
         if "options.insert_runtime_include" in path.read_text(encoding="utf-8")
     )
-    assert readers == ["hipify_py/rules/includes.py", "hipify_py/runner.py"]
+    assert readers == ["hipify_py/project/runner.py", "hipify_py/rules/includes.py"]

@@ -39,7 +39,9 @@ def test_a_comment_naming_a_name_miopen_lacks_changes_nothing() -> None:
         b"#include <miopen/miopen.h>\n// cudnnOpTensor is not used here\n"
         b"miopenHandle_t h; void f() { miopenCreate(&h); }\n"
     )
-    assert without.stdout == with_comment.stdout.replace(b"// cudnnOpTensor is not used here\n", b"")
+    assert without.stdout == with_comment.stdout.replace(
+        b"// cudnnOpTensor is not used here\n", b""
+    )
     assert b"HPY108" not in with_comment.stderr and b"hipdnn" not in with_comment.stdout
 
 
@@ -86,9 +88,18 @@ def test_each_use_of_a_name_rocsparse_lacks_is_an_error_and_the_rest_is_rocspars
     assert done.stdout == (folder / "expected.hip").read_bytes()
     assert b"hipsparse" not in done.stdout  # no fallback to hipSPARSE
     errors = [line for line in done.stderr.decode().splitlines() if "[HPY108]" in line]
-    assert [line.split(": error: ")[0] for line in errors] == ["input.cu:6:5", "input.cu:7:5", "input.cu:9:5"]
-    assert "cusparseSpSMDescr_t has no counterpart in <rocsparse/rocsparse.h>; left unchanged" in errors[0]
-    assert "where it becomes hipsparseSpSMDescr_t of <hipsparse/hipsparse.h>" in done.stderr.decode()
+    assert [line.split(": error: ")[0] for line in errors] == [
+        "input.cu:6:5",
+        "input.cu:7:5",
+        "input.cu:9:5",
+    ]
+    assert (
+        "cusparseSpSMDescr_t has no counterpart in <rocsparse/rocsparse.h>; left unchanged"
+        in errors[0]
+    )
+    assert (
+        "where it becomes hipsparseSpSMDescr_t of <hipsparse/hipsparse.h>" in done.stderr.decode()
+    )
     # the comment (line 3) and the string (line 8) are not uses
     assert not any(line.startswith(("input.cu:3:", "input.cu:8:")) for line in errors)
     strict = translated(source, "--roc", "--strict")
@@ -123,7 +134,10 @@ def test_cublaslt_has_no_roc_library_and_keeps_hipblaslt_names() -> None:
     )
     done = translated(source, "--roc")
     assert done.returncode == 0
-    assert b"hipblasLtHandle_t lt; hipblasLtCreate(&lt); rocblas_handle h; rocblas_create_handle(&h);" in done.stdout
+    assert (
+        b"hipblasLtHandle_t lt; hipblasLtCreate(&lt); rocblas_handle h; rocblas_create_handle(&h);"
+        in done.stdout
+    )
     assert b"HPY108" not in done.stderr
 
 
@@ -131,9 +145,7 @@ def test_a_roc_function_whose_parameters_differ_is_reported_not_silent() -> None
     # rocrand_get_scramble_constants32 takes a const unsigned int**: CUDA's
     # unsigned int** does not convert, and no rewrite keeps the meaning
     source = (
-        b"#include <curand.h>\n"
-        b"void f(unsigned int** c) {\n"
-        b"  curandGetScrambleConstants32(c);\n}\n"
+        b"#include <curand.h>\nvoid f(unsigned int** c) {\n  curandGetScrambleConstants32(c);\n}\n"
     )
     done = translated(source, "--roc")
     assert b"rocrand_get_scramble_constants32(c);" in done.stdout
@@ -166,7 +178,9 @@ def test_a_roc_name_newer_than_the_target_is_left_and_reported() -> None:
         "needs ROCm >= 6.2 (target is 5.7); left unchanged [HPY103]"
     ) in old.stderr.decode()
     new = translated(source, "--roc", "--hip-version", "7.2")
-    assert b"rocrand_create_generator_host_blocking(g," in new.stdout and b"HPY103" not in new.stderr
+    assert (
+        b"rocrand_create_generator_host_blocking(g," in new.stdout and b"HPY103" not in new.stderr
+    )
 
 
 def test_cuda_data_types_follow_the_library_that_takes_them() -> None:
@@ -203,7 +217,10 @@ def test_complex_and_half_arguments_are_cast_at_the_roc_call() -> None:
     assert text == (folder / "expected.hip").read_text()
     assert "#include <hip/hip_complex.h>\n#include <rocblas/rocblas.h>" in text
     # the file's own complex arithmetic keeps HIP's types and functions
-    assert "static hipComplex shifted(hipComplex a) { return hipCaddf(a, make_hipComplex(1.0f, 0.0f)); }" in text
+    assert (
+        "static hipComplex shifted(hipComplex a) { return hipCaddf(a, make_hipComplex(1.0f, 0.0f)); }"
+        in text
+    )
     assert (
         "rocblas_cgemm(h, rocblas_operation_none, rocblas_operation_none, n, n, n, "
         "(const rocblas_float_complex*)(&alpha), (const rocblas_float_complex*)(A), n, "
@@ -330,7 +347,10 @@ def test_roc_calls_of_each_fixed_cause_are_rewritten_and_compile(release: str) -
         "2, nullptr, (const rocsparse_float_complex*)(cx), (const rocsparse_float_complex*)(cx), "
         "(rocsparse_float_complex*)(cy));"
     ) in text
-    assert "rocsolver_cpotrf(dh, rocblas_fill_lower, m, (rocblas_float_complex*)(ca), m, info);" in text
+    assert (
+        "rocsolver_cpotrf(dh, rocblas_fill_lower, m, (rocblas_float_complex*)(ca), m, info);"
+        in text
+    )
     assert "input.cu:13:3: info: cusolverDnCpotrf -> rocsolver_cpotrf: 1 argument cast to " in (
         blas.stderr.decode()
     )
@@ -413,8 +433,9 @@ def test_miopen_calls_that_differ_otherwise_are_reported_at_their_line() -> None
     for line, text in expected.items():
         assert f"input.cu:{line}:3: warning: {text}" in errors, (line, errors)
     assert errors.count("[HPY109]") == len(expected)
-    assert b"miopenSoftmaxForward_V2(h, (miopenSoftmaxAlgorithm_t)(1), MIOPEN_SOFTMAX_MODE_CHANNEL, p," in (
-        done.stdout
+    assert (
+        b"miopenSoftmaxForward_V2(h, (miopenSoftmaxAlgorithm_t)(1), MIOPEN_SOFTMAX_MODE_CHANNEL, p,"
+        in (done.stdout)
     )
 
 
@@ -435,7 +456,7 @@ def test_the_beta_prefixes_cover_every_miopen_name_declared_only_for_the_beta_ap
     import re
 
     from hip_smoke.toolchain import complete_root
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
 
     amd_compiler(release)  # fails or skips as the toolchain tests do
     root = complete_root(f"amd-{release}")
@@ -510,11 +531,16 @@ def test_gen_roc_casts_keys_a_rewritten_calls_casts_by_cudas_argument() -> None:
             f"to '{target} *' (aka 'y') for {number} argument"
         )
 
-    potrf = Failure("cusolverDnCpotrf", "", [], [note("4th", "hipComplex", "rocblas_float_complex")])
+    potrf = Failure(
+        "cusolverDnCpotrf", "", [], [note("4th", "hipComplex", "rocblas_float_complex")]
+    )
     assert roc_value_casts(potrf, 8) == {3: "rocblas_float_complex*"}
     # rocsparse_cbsrmv(..., nullptr, x, beta, y): its 14th argument is CUDA's 13th
     bsrmv = Failure(
-        "cusparseCbsrmv", "", [], [note("14th", "const hipComplex", "const rocsparse_float_complex")]
+        "cusparseCbsrmv",
+        "",
+        [],
+        [note("14th", "const hipComplex", "const rocsparse_float_complex")],
     )
     assert roc_value_casts(bsrmv, 15) == {12: "const rocsparse_float_complex*"}
     # the same call with another number of arguments is not rewritten: hipcc's index stays

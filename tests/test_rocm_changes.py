@@ -37,7 +37,9 @@ int arch(const cudaDeviceProp& p)
 """
 
 
-@pytest.mark.parametrize(("release", "expected"), [("5.7", []), ("6.4", ["HPY452"]), ("7.2", ["HPY452"])])
+@pytest.mark.parametrize(
+    ("release", "expected"), [("5.7", []), ("6.4", ["HPY452"]), ("7.2", ["HPY452"])]
+)
 def test_gcn_arch_is_reported_from_hip_6(release: str, expected: list[str]) -> None:
     found = [d for d in diagnostics(GCN_ARCH, release) if d[0] == "HPY452"]
     assert [d[0] for d in found] == expected
@@ -102,7 +104,9 @@ def test_dropped_hip_errors_are_one_note_per_file_for_every_release() -> None:
     for release in ("5.7", "6.4", "7.2"):
         (note,) = [d for d in diagnostics(source, release) if d[0] == "HPY110"]
         assert note[1:3] == (4, 5)
-        assert note[3].startswith("hipMalloc(...) drops its hipError_t") and "2 more calls" in note[3]
+        assert (
+            note[3].startswith("hipMalloc(...) drops its hipError_t") and "2 more calls" in note[3]
+        )
 
 
 def test_calls_that_return_no_hip_error_are_not_noted() -> None:
@@ -130,7 +134,9 @@ __global__ void k(float* out) {
 
 
 def test_warp_size_in_each_kind_of_constant_expression_is_an_error_from_hip_7() -> None:
-    found = [(d[1], d[3].split(":")[0]) for d in diagnostics(CONSTANT_USES, "7.2") if d[0] == "HPY426"]
+    found = [
+        (d[1], d[3].split(":")[0]) for d in diagnostics(CONSTANT_USES, "7.2") if d[0] == "HPY426"
+    ]
     assert found == [
         (3, "warpSize in an array size"),
         (4, "warpSize in a template argument"),

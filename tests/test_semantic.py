@@ -76,7 +76,9 @@ def _setup(flags: tuple[tuple[str, tuple[str, ...]], ...], cache_dir: str) -> An
 
 def clang_setup(**flags: Any) -> Any:
     cuda_include()
-    key = tuple(sorted((k, tuple(v) if isinstance(v, list | tuple) else (v,)) for k, v in flags.items()))
+    key = tuple(
+        sorted((k, tuple(v) if isinstance(v, list | tuple) else (v,)) for k, v in flags.items())
+    )
     return _setup(key, os.environ["HIPIFY_PY_CACHE_DIR"])
 
 
@@ -95,7 +97,9 @@ def setup_for(folder: Path, meta: dict[str, Any]) -> Any:
 
 def positions(result: Any, skip: str = "") -> list[str]:
     ordered = sorted(result.diagnostics, key=lambda d: (d.line, d.column, d.code))
-    return [f"{d.code} {d.line}:{d.column}" for d in ordered if not (skip and d.code.startswith(skip))]
+    return [
+        f"{d.code} {d.line}:{d.column}" for d in ordered if not (skip and d.code.startswith(skip))
+    ]
 
 
 def test_fixture_layout() -> None:
@@ -218,8 +222,18 @@ def test_clang_engine_agrees_with_every_golden_fixture_with_jobs(tmp_path: Path)
         target.parent.mkdir(parents=True)
         shutil.copyfile(source, target)
     done = run_cli(
-        str(tree), "-o", str(tmp_path / "out"), "--engine", "clang", "--cuda-path", str(include),
-        "--jobs", "2", "--report-format", "json", "--no-project-headers",
+        str(tree),
+        "-o",
+        str(tmp_path / "out"),
+        "--engine",
+        "clang",
+        "--cuda-path",
+        str(include),
+        "--jobs",
+        "2",
+        "--report-format",
+        "json",
+        "--no-project-headers",
     )
     assert done.returncode in (0, 1), done.stderr.decode()[-3000:]
     report = json.loads(done.stdout)
@@ -235,9 +249,14 @@ def test_clang_engine_agrees_with_every_golden_fixture_with_jobs(tmp_path: Path)
         fell_back += "HPY701" in codes
         default = translate_bytes(source.read_bytes(), table, Options())
         # HPY102 depends on the names the other files of a run define
-        ours = sorted((d["code"], d["line"], d["column"]) for d in by_file[name]["diagnostics"]
-                      if not d["code"].startswith(("HPY70", "HPY102")))
-        theirs = sorted((d.code, d.line, d.column) for d in default.diagnostics if d.code != "HPY102")
+        ours = sorted(
+            (d["code"], d["line"], d["column"])
+            for d in by_file[name]["diagnostics"]
+            if not d["code"].startswith(("HPY70", "HPY102"))
+        )
+        theirs = sorted(
+            (d.code, d.line, d.column) for d in default.diagnostics if d.code != "HPY102"
+        )
         assert ours == theirs, name
     assert fell_back < len(inputs) // 5  # most of them compile with the real headers
 
@@ -295,13 +314,29 @@ def test_cli_compile_commands(tmp_path: Path) -> None:
     project = _project(tmp_path)
     build = project / "build"
     build.mkdir()
-    (build / "compile_commands.json").write_text(json.dumps([{
-        "directory": str(build),
-        "file": "../main.cu",
-        "command": "nvcc -I../include -DUSE_STREAMS -Xcompiler -Wall -gencode arch=compute_80,code=sm_80 -c ../main.cu -o main.o",
-    }]))
-    done = run_cli("main.cu", "--stdout", "-v", "--engine", "clang", "--cuda-path", str(include),
-                   "-p", "build", cwd=project)
+    (build / "compile_commands.json").write_text(
+        json.dumps(
+            [
+                {
+                    "directory": str(build),
+                    "file": "../main.cu",
+                    "command": "nvcc -I../include -DUSE_STREAMS -Xcompiler -Wall -gencode arch=compute_80,code=sm_80 -c ../main.cu -o main.o",
+                }
+            ]
+        )
+    )
+    done = run_cli(
+        "main.cu",
+        "--stdout",
+        "-v",
+        "--engine",
+        "clang",
+        "--cuda-path",
+        str(include),
+        "-p",
+        "build",
+        cwd=project,
+    )
     err = done.stderr.decode()
     assert done.returncode == 0, err
     assert "HPY701" not in err and "HPY705" not in err and "GPU_ALLOC expands" in err
@@ -331,7 +366,12 @@ def test_cli_configuration_keys(tmp_path: Path) -> None:
 def test_cli_usage_errors(tmp_path: Path) -> None:
     source = tmp_path / "k.cu"
     source.write_text("cudaError_t e = cudaDeviceSynchronize();\n")
-    for flags in (["-D", "X"], ["--std", "c++17"], ["--cuda-path", str(tmp_path)], ["-p", str(tmp_path)]):
+    for flags in (
+        ["-D", "X"],
+        ["--std", "c++17"],
+        ["--cuda-path", str(tmp_path)],
+        ["-p", str(tmp_path)],
+    ):
         done = run_cli(str(source), "--stdout", *flags)
         assert done.returncode == 2
         assert b"only apply with --engine clang" in done.stderr
@@ -340,7 +380,9 @@ def test_cli_usage_errors(tmp_path: Path) -> None:
     nowhere = run_cli(str(source), "--stdout", "--engine", "clang", "--cuda-path", str(tmp_path))
     assert nowhere.returncode == 2 and b"no usable CUDA headers" in nowhere.stderr
     assert nowhere.stdout == b""
-    bad = run_cli(str(source), "--stdout", "--engine", "clang", "--clang-resource-dir", str(tmp_path))
+    bad = run_cli(
+        str(source), "--stdout", "--engine", "clang", "--clang-resource-dir", str(tmp_path)
+    )
     assert bad.returncode == 2 and b"__clang_cuda_runtime_wrapper.h" in bad.stderr
     no_db = run_cli(str(source), "--stdout", "--engine", "clang", "-p", str(tmp_path))
     assert no_db.returncode == 2
@@ -358,8 +400,9 @@ def test_default_engine_start_up_does_not_import_libclang(tmp_path: Path) -> Non
         "          if m.split('.')[0] == 'clang' or m.startswith('hipify_py.semantic.')]\n"
         "print(loaded)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          cwd=REPO, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
@@ -367,7 +410,7 @@ def test_default_engine_start_up_does_not_import_libclang(tmp_path: Path) -> Non
 
 
 def test_result_cache_key_and_dependencies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from hipify_py.result_cache import ResultCache
+    from hipify_py.project.result_cache import ResultCache
     from hipify_py.semantic import analysis, translate_file
     from hipify_py.semantic.translate import cache_key
 
@@ -432,17 +475,53 @@ def test_cli_cache_separates_the_engines(tmp_path: Path) -> None:
 def test_compile_database_flags(tmp_path: Path) -> None:
     from hipify_py.semantic.compile_db import kept_flags, load_compile_database
 
-    words = ["-Iinc", "-I", "/abs", "-isystem", "sys", "-DA=1", "-D", "B", "-UC",
-             "--std=c++17", "-O2", "-Xcompiler", "-fPIC", "-gencode", "arch=compute_80,code=sm_80",
-             "-include", "pre.h", "--include-path=more", "-o", "x.o"]
-    assert kept_flags(words, tmp_path) == [
-        f"-I{tmp_path / 'inc'}", "-I/abs", "-isystem", str(tmp_path / "sys"), "-DA=1", "-DB",
-        "-UC", "-std=c++17", "-include", str(tmp_path / "pre.h"), f"-I{tmp_path / 'more'}",
+    words = [
+        "-Iinc",
+        "-I",
+        "/abs",
+        "-isystem",
+        "sys",
+        "-DA=1",
+        "-D",
+        "B",
+        "-UC",
+        "--std=c++17",
+        "-O2",
+        "-Xcompiler",
+        "-fPIC",
+        "-gencode",
+        "arch=compute_80,code=sm_80",
+        "-include",
+        "pre.h",
+        "--include-path=more",
+        "-o",
+        "x.o",
     ]
-    (tmp_path / "compile_commands.json").write_text(json.dumps([
-        {"directory": str(tmp_path), "file": "a/x.cu", "arguments": ["nvcc", "-DX", "-c", "a/x.cu"]},
-        {"directory": str(tmp_path), "file": "b/y.cu", "command": "clang++ -DY -c b/y.cu"},
-    ]))
+    assert kept_flags(words, tmp_path) == [
+        f"-I{tmp_path / 'inc'}",
+        "-I/abs",
+        "-isystem",
+        str(tmp_path / "sys"),
+        "-DA=1",
+        "-DB",
+        "-UC",
+        "-std=c++17",
+        "-include",
+        str(tmp_path / "pre.h"),
+        f"-I{tmp_path / 'more'}",
+    ]
+    (tmp_path / "compile_commands.json").write_text(
+        json.dumps(
+            [
+                {
+                    "directory": str(tmp_path),
+                    "file": "a/x.cu",
+                    "arguments": ["nvcc", "-DX", "-c", "a/x.cu"],
+                },
+                {"directory": str(tmp_path), "file": "b/y.cu", "command": "clang++ -DY -c b/y.cu"},
+            ]
+        )
+    )
     database = load_compile_database(tmp_path)
     assert database.flags_for(tmp_path / "a" / "x.cu") == ["-DX"]
     assert database.flags_for(tmp_path / "b" / "new.cu") == ["-DY"]  # its neighbour's
@@ -468,15 +547,21 @@ def test_cuda_headers_are_found_and_viewed(tmp_path: Path, monkeypatch: pytest.M
     old = _fake_cuda(tmp_path / "root" / "usr" / "include", 12040, texture=True)
     (old / "stdio.h").write_text("\n")  # a mixed folder, as Debian's /usr/include
     (old / "cublas_v2.h").write_text("\n")
-    monkeypatch.setenv("HIPIFY_PY_CUDA_INCLUDE", os.pathsep.join(
-        [str(new / "cuda.h"), str(old / "cuda.h"), str(old / "cublas_v2.h")]))
+    monkeypatch.setenv(
+        "HIPIFY_PY_CUDA_INCLUDE",
+        os.pathsep.join([str(new / "cuda.h"), str(old / "cuda.h"), str(old / "cublas_v2.h")]),
+    )
     monkeypatch.delenv("CUDA_PATH", raising=False)
     monkeypatch.delenv("CUDA_HOME", raising=False)
     found = find_cuda_headers(None, tmp_path / "cache", wrapper)
     assert found.version == "12.4" and found.include_dirs == (str(old),)
     view = Path(found.install) / "include"
-    assert sorted(p.name for p in view.iterdir()) == ["cublas_v2.h", "cuda.h", "cuda_runtime.h",
-                                                      "texture_fetch_functions.h"]
+    assert sorted(p.name for p in view.iterdir()) == [
+        "cublas_v2.h",
+        "cuda.h",
+        "cuda_runtime.h",
+        "texture_fetch_functions.h",
+    ]
     assert (Path(found.install) / "bin").is_dir()
     # named by the user: used as it is, even where clang's wrapper will not cope
     named = find_cuda_headers(new.parent, tmp_path / "cache", wrapper)

@@ -15,7 +15,7 @@ from toolchain_support import CI_RELEASES, amd_compiler
 
 from hip_smoke.harness import OK, SKIPPED, Settings, load_platforms, smoke_sample
 from hip_smoke.samples_index import all_samples
-from hipify_py.compat import HEADER, header_text
+from hipify_py.engine.compat import HEADER, header_text
 
 SAMPLES = all_samples()
 FIXTURES = sorted(

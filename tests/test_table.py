@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hipify_py.table import TableError, load_directory
-from hipify_py.table_cache import load_table
+from hipify_py.tables.cache import load_table
+from hipify_py.tables.table import TableError, load_directory
 
 HEAD = "schema: 1\nlibrary: runtime\nsections:\n  S:\n"
 
@@ -137,7 +137,7 @@ def test_cache_is_used_and_rebuilt_when_yaml_changes(
 
 
 def test_corrupt_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import hipify_py.table_cache as tc
+    import hipify_py.tables.cache as tc
 
     cache = tmp_path / "cache"
     monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(cache))
@@ -170,11 +170,22 @@ def test_unwritable_cache_folder_does_not_fail(
 
 
 def test_in_call_must_map_prefixes_to_names(tmp_path: Path) -> None:
-    write(tmp_path, "runtime.yaml", HEAD + "    CUBLAS_OP_N: {hip: HIPBLAS_OP_N, kind: enum, in_call: [x]}\n")
+    write(
+        tmp_path,
+        "runtime.yaml",
+        HEAD + "    CUBLAS_OP_N: {hip: HIPBLAS_OP_N, kind: enum, in_call: [x]}\n",
+    )
     with pytest.raises(TableError, match="in_call must map"):
         load_directory(tmp_path)
-    write(tmp_path, "runtime.yaml", HEAD + "    CUBLAS_OP_N: {hip: HIPBLAS_OP_N, kind: enum, in_call: {cusolver: HIPSOLVER_OP_N}}\n")
-    assert load_directory(tmp_path).names["CUBLAS_OP_N"].in_call == (("cusolver", "HIPSOLVER_OP_N"),)
+    write(
+        tmp_path,
+        "runtime.yaml",
+        HEAD
+        + "    CUBLAS_OP_N: {hip: HIPBLAS_OP_N, kind: enum, in_call: {cusolver: HIPSOLVER_OP_N}}\n",
+    )
+    assert load_directory(tmp_path).names["CUBLAS_OP_N"].in_call == (
+        ("cusolver", "HIPSOLVER_OP_N"),
+    )
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from verify_tree import make_tree
 
-from hipify_py.table import load_directory
-from hipify_py.verify import (
+from hipify_py.tables.table import load_directory
+from hipify_py.tables.verify import (
     Check,
     VerifyResult,
     declarations,
@@ -72,9 +72,13 @@ def kinds(source: str, name: str) -> set[str]:
         ("using std::hipFoo;\n", "hipFoo", "variable"),
         ("struct S { int hipFoo(int); };\n", "hipFoo", "function"),
         ("#if 0\nint hipFoo(int);\n#else\nint hipBar(int);\n#endif\n", "hipFoo", "function"),
-        ("extern \"C\" hipFoo @;\n", "hipFoo", "error"),
+        ('extern "C" hipFoo @;\n', "hipFoo", "error"),
         # an enum tag macro tree-sitter does not know: the rest is still read
-        ("typedef enum UNKNOWN hipE { hipA = 0 } hipE;\nint hipAfter(int);\n", "hipAfter", "function"),
+        (
+            "typedef enum UNKNOWN hipE { hipA = 0 } hipE;\nint hipAfter(int);\n",
+            "hipAfter",
+            "function",
+        ),
         ("typedef enum UNKNOWN hipE { hipA = 0 } hipE;\n", "hipA", "error"),
         ("#ifndef HIP_SWITCH\n#endif\n", "HIP_SWITCH", "tested"),
         ("#if defined(HIP_SWITCH) && 1\n#endif\n", "HIP_SWITCH", "tested"),
@@ -91,7 +95,7 @@ def test_each_declaration_kind(source: str, name: str, kind: str) -> None:
         ("struct S { int hipField; };\n", "hipField"),
         ("int f(void) { return hipCalled(); }\n", "hipCalled"),
         ("// int hipInComment(void);\n", "hipInComment"),
-        ("const char* s = \"hipInString\";\n", "hipInString"),
+        ('const char* s = "hipInString";\n', "hipInString"),
     ],
 )
 def test_uses_are_not_declarations(source: str, name: str) -> None:
@@ -123,7 +127,7 @@ def test_declaring_macros_are_expanded() -> None:
 
 def test_expand_handles_paste_stringize_and_variadic() -> None:
     macros = macro_definitions(
-        b'#define M(a, b) a ## _x #b\n#define V(fmt, ...) f(fmt, __VA_ARGS__)\n'
+        b"#define M(a, b) a ## _x #b\n#define V(fmt, ...) f(fmt, __VA_ARGS__)\n"
     )
     (paste,) = macros.functions["M"]
     assert expand(paste, ["foo", "bar"]) == 'foo_x "bar"'
@@ -158,12 +162,17 @@ def test_versions_and_files(tmp_path: Path) -> None:
     [
         ("hipMalloc", [("hipMalloc", False)]),
         ("void*", []),
-        ("rocrand_device::sobol32_engine<false>", [("rocrand_device", True), ("sobol32_engine", False)]),
+        (
+            "rocrand_device::sobol32_engine<false>",
+            [("rocrand_device", True), ("sobol32_engine", False)],
+        ),
         ("const unsigned int", []),
         ("a :: b :: c", [("a", True), ("b", True), ("c", False)]),
     ],
 )
-def test_emitted_names_split_into_identifiers(emitted: str, expected: list[tuple[str, bool]]) -> None:
+def test_emitted_names_split_into_identifiers(
+    emitted: str, expected: list[tuple[str, bool]]
+) -> None:
     assert identifiers(emitted) == expected
 
 
@@ -224,7 +233,10 @@ def test_skip_and_newer_details(result: VerifyResult) -> None:
     assert outcome(result, "hip", "cublasLtCreate").detail == (
         "skipped: hipblaslt headers not available (hipblaslt/hipblaslt.h)"
     )
-    assert outcome(result, "cuda", "cudnnCreate").detail == "skipped: cudnn headers not available (cudnn.h)"
+    assert (
+        outcome(result, "cuda", "cudnnCreate").detail
+        == "skipped: cudnn headers not available (cudnn.h)"
+    )
     assert "headers are 5.5.1" in outcome(result, "hip", "cublasNewer").detail
     assert outcome(result, "roc", "curandCreateGenerator").missing == ("missing_engine",)
     assert "hipblas 0.54.0 is ROCm 5.5.1" in result.notes
@@ -264,11 +276,20 @@ def test_json_output(result: VerifyResult) -> None:
     assert doc["hip_headers"]["version"] == "5.7.31921"
     assert doc["cuda_headers"]["version"] == "12.4"
     assert doc["summary"]["hip"]["runtime"] == {
-        "checked": 22, "ok": 17, "failed": 3, "newer": 1, "removed": 1, "skipped": 0
+        "checked": 22,
+        "ok": 17,
+        "failed": 3,
+        "newer": 1,
+        "removed": 1,
+        "skipped": 0,
     }
     assert doc["summary"]["cuda"]["dnn"]["skipped"] == 1
     assert {f["cuda"] for f in doc["failures"]} == {
-        "cudaWrong", "cudaField", "cudaLocal", "curandCreateGenerator", "curandQualified",
+        "cudaWrong",
+        "cudaField",
+        "cudaLocal",
+        "curandCreateGenerator",
+        "curandQualified",
         "cudaNotInCuda",
     }
     assert any(n["cuda"] == "cudaNewer" for n in doc["newer"])

@@ -99,9 +99,22 @@ extern cudaError_t cudaMalloc(void** p, unsigned long n);
     "cuda_runtime_more.h": "".join(
         f"int {name}(void);\n"
         for name in [
-            "cudaFree", "cudaHostFn_t", "cudaUnion", "cudaClass", "cudaAlias_t", "CUDA_MACRO",
-            "cudaStreamPerThread", "cudaMethod", "cudaNamespaceMember", "cudaRegion",
-            "cudaVoidPtr", "cudaNewer", "cudaWrong", "cudaField", "cudaLocal", "cudaGone",
+            "cudaFree",
+            "cudaHostFn_t",
+            "cudaUnion",
+            "cudaClass",
+            "cudaAlias_t",
+            "CUDA_MACRO",
+            "cudaStreamPerThread",
+            "cudaMethod",
+            "cudaNamespaceMember",
+            "cudaRegion",
+            "cudaVoidPtr",
+            "cudaNewer",
+            "cudaWrong",
+            "cudaField",
+            "cudaLocal",
+            "cudaGone",
             "curandQualified",
         ]
     ),

@@ -38,9 +38,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from hip_smoke.toolchain import RELEASES, complete_root  # noqa: E402
-from hipify_py import verify  # noqa: E402
-from hipify_py.table import MappingTable, Row  # noqa: E402
-from hipify_py.table_cache import load_table  # noqa: E402
+from hipify_py.tables import verify  # noqa: E402
+from hipify_py.tables.cache import load_table  # noqa: E402
+from hipify_py.tables.table import MappingTable, Row  # noqa: E402
 
 # CUDA prefix -> HIP prefix, longest first
 PREFIXES = (("CUDA_", "HIP_"), ("cuda", "hip"), ("CUDA", "HIP"), ("CU_", "HIP_"), ("cu", "hip"))

@@ -79,7 +79,7 @@ def callable_names(
 ) -> list[str]:
     """The functions of ``libraries`` the tables give a HIP name (with ``roc``:
     a ROC name, rocBLAS's _64 and mixed-precision functions have only that)."""
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
 
     table = load_table()
     names = []
@@ -111,7 +111,7 @@ def roc_value_casts(failure: Failure, arity: int | None = None) -> dict[int, str
     types to the ROC library's, keyed by CUDA's argument index: where the
     row's ``roc_args`` rewrote the call, hipcc's argument is the template's,
     and only a CUDA argument it keeps (``{i}``) can be cast."""
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
 
     row = load_table().names.get(failure.function)
     template = row.roc_template(arity) if row is not None and arity is not None else None
@@ -168,7 +168,7 @@ def write_roc_casts(
         "schema: 1",
         "roc_casts:",
     ]
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
 
     names = load_table().names
     differs = dict(differs or {})
@@ -232,7 +232,7 @@ def run(
     translating for ``hip_version`` (default: that hipcc's HIP)."""
     from hip_smoke.toolchain import find_amd
     from hipify_py import Options, translate_bytes
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
 
     compiler = find_amd(release=release)
     hip_version = hip_version or compiler.hip_version

@@ -204,7 +204,7 @@ def callable_names(
     name) that can be called with plain variables; and, with --roc, those left
     out because a type they take has no ROC name (hipify-py keeps the HIP
     library for a file that uses it, HPY108: the HIP check covers them)."""
-    from hipify_py.table_cache import load_table
+    from hipify_py.tables.cache import load_table
 
     if not isinstance(library, Library):  # the first version's set of table libraries
         library = Library("", "", (), "", tables=frozenset(library))

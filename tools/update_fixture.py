@@ -76,10 +76,14 @@ def write_meta(folder: Path, entries: list[str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("fixtures", nargs="+", help="fixture folder, name or unique name prefix")
-    parser.add_argument("--diff", action="store_true",
-                        help="show a diff against expected.* and meta.yaml instead")
-    parser.add_argument("--write", action="store_true",
-                        help="overwrite expected.* and meta.yaml's diagnostics with the output")
+    parser.add_argument(
+        "--diff", action="store_true", help="show a diff against expected.* and meta.yaml instead"
+    )
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="overwrite expected.* and meta.yaml's diagnostics with the output",
+    )
     args = parser.parse_args(argv)
     differs = False
     for spec in args.fixtures:
@@ -89,14 +93,24 @@ def main(argv: list[str] | None = None) -> int:
         if args.diff or args.write:
             old = target.read_bytes() if target.exists() else b""
             want = list(meta.get("diagnostics") or [])
-            text = list(difflib.unified_diff(
-                old.decode("latin-1").splitlines(keepends=True),
-                output.decode("latin-1").splitlines(keepends=True),
-                f"{folder.name}/{target.name} (expected)", f"{folder.name}/{target.name} (current)",
-            ))
-            text += [line + "\n" for line in difflib.unified_diff(
-                want, entries, f"{folder.name} diagnostics (expected)",
-                f"{folder.name} diagnostics (current)", lineterm="")]
+            text = list(
+                difflib.unified_diff(
+                    old.decode("latin-1").splitlines(keepends=True),
+                    output.decode("latin-1").splitlines(keepends=True),
+                    f"{folder.name}/{target.name} (expected)",
+                    f"{folder.name}/{target.name} (current)",
+                )
+            )
+            text += [
+                line + "\n"
+                for line in difflib.unified_diff(
+                    want,
+                    entries,
+                    f"{folder.name} diagnostics (expected)",
+                    f"{folder.name} diagnostics (current)",
+                    lineterm="",
+                )
+            ]
             if text:
                 differs = True
                 sys.stdout.write("".join(text))
@@ -113,8 +127,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.buffer.write(output)
         sys.stdout.buffer.flush()
         for d in diagnostics:
-            print(f"{folder.name}:{d.line}:{d.column}: {d.code} {d.severity.value}: {d.message}",
-                  file=sys.stderr)
+            print(
+                f"{folder.name}:{d.line}:{d.column}: {d.code} {d.severity.value}: {d.message}",
+                file=sys.stderr,
+            )
     return 1 if differs and args.diff and not args.write else 0
 
 

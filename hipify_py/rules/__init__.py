@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..context import Context
+from hipify_py.engine.context import Context
 
 Rule = Callable[[Context], None]
 
 
 def all_rules() -> list[Rule]:
-    from . import (
+    from hipify_py.rules import (
         arch,
         asm,
         cub_blocks,

@@ -15,10 +15,11 @@ import re
 
 import tree_sitter
 
-from .. import diagnostics as D
-from ..context import Context
-from ..lexer import opaque_spans, span_kind
-from .identifiers import defined_operand, occurrences
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
+from hipify_py.engine.lexer import opaque_spans, span_kind
+from hipify_py.engine.words import occurrences
+from hipify_py.rules.identifiers import defined_operand
 
 NAME = "__CUDA_ARCH__"
 DEVICE_PASS = "__HIP_DEVICE_COMPILE__"
@@ -93,9 +94,10 @@ def _in_directive(node: tree_sitter.Node) -> bool:
     while current is not None:
         parent = current.parent
         if parent is not None and parent.type in _DIRECTIVES:
-            return parent.child_by_field_name("condition") == current or parent.child_by_field_name(
-                "name"
-            ) == current
+            return (
+                parent.child_by_field_name("condition") == current
+                or parent.child_by_field_name("name") == current
+            )
         current = parent
     return False
 

@@ -18,11 +18,11 @@ import re
 
 import tree_sitter
 
-from .. import diagnostics as D
-from ..context import Context
-from .device_code import in_device_code
-from .identifiers import scanner_of
-from .platform_split import alone_statement, on_nvidia_side, split_for_nvidia
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
+from hipify_py.rules.device_code import in_device_code
+from hipify_py.rules.identifiers import scanner_of
+from hipify_py.rules.platform_split import alone_statement, on_nvidia_side, split_for_nvidia
 
 _ASM = re.compile(r"(?<![\w])(?:asm|__asm__|__asm)(?![\w])")
 # PTX giveaways: %% registers, .u32/.f32 type suffixes, PTX-only opcodes

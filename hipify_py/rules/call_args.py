@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from ..context import Context, cached_version
-from ..semantic_facts import facts_in
-from ..table import Row
+from hipify_py.engine.context import Context, cached_version
+from hipify_py.engine.semantic_facts import facts_in
+from hipify_py.tables.table import Row
 
 
 class Arg(NamedTuple):

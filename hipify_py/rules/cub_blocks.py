@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 
-from .. import diagnostics as D
-from ..context import Context
-from .device_code import constant_value
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
+from hipify_py.rules.device_code import constant_value
 
 WAVEFRONT = 64
 _PRIMITIVE = re.compile(r"\b(?:hip)?cub\s*::\s*Block(Load|Store)\s*<")

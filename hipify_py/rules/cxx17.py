@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import tree_sitter
 
-from .. import diagnostics as D
-from ..context import Context
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
 
 KEYWORD = "register"
 

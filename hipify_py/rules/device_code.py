@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from ..context import Context
+from hipify_py.engine.context import Context
 
 _FUNCTIONS = frozenset({"function_definition", "lambda_expression"})
 
@@ -34,7 +34,7 @@ def device_bodies(ctx: Context) -> list[tuple[int, int, tree_sitter.Node]]:
         return cached  # type: ignore[return-value]
     seen: set[int] = set()
     bodies: list[tuple[int, int, tree_sitter.Node]] = []
-    from .identifiers import occurrences
+    from hipify_py.engine.words import occurrences
 
     # str.find-based: much faster than a regex with a look-behind on big files
     markers = sorted(
@@ -377,7 +377,7 @@ def file_constant(ctx: Context, name: str) -> tuple[str, int] | None:
 
 
 def _occurrences(text: str, name: str) -> list[int]:
-    from .identifiers import occurrences
+    from hipify_py.engine.words import occurrences
 
     return occurrences(text, name)
 

@@ -8,12 +8,13 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-from .. import diagnostics as D
-from ..context import Context
-from ..lexer import matches_at, offsets_of
-from ..table import Row
-from ..versions import Version, format_version, parse_version
-from .identifiers import occurrences, scanner_of
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
+from hipify_py.engine.lexer import matches_at, offsets_of
+from hipify_py.engine.words import occurrences
+from hipify_py.rules.identifiers import scanner_of
+from hipify_py.tables.table import Row
+from hipify_py.tables.versions import Version, format_version, parse_version
 
 FP8_PREFIXES = (
     "__nv_fp8",
@@ -219,8 +220,7 @@ def _keep_ocp_name(ctx: Context, row: Row, start: int, target: str) -> None:
         start,
         f"{row.cuda} -> {target} (OCP fp8) needs HIP >= {format_version(OCP_FP8_ADDED)} "
         f"(target is {format_version(ctx.target_hip)}); left unchanged",
-        hint="raise --hip-version if your ROCm is newer, or use --fp8 fnuz (HIP >= 6.2) on "
-        "gfx942",
+        hint="raise --hip-version if your ROCm is newer, or use --fp8 fnuz (HIP >= 6.2) on gfx942",
         name=row.cuda,
         end=start + len(row.cuda),
     )

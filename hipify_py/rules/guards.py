@@ -23,9 +23,10 @@ import re
 
 import tree_sitter
 
-from ..context import Context
-from ..table import Row
-from .identifiers import occurrences, report_no_roc_name
+from hipify_py.engine.context import Context
+from hipify_py.engine.words import occurrences
+from hipify_py.rules.identifiers import report_no_roc_name
+from hipify_py.tables.table import Row
 
 SECTION = "Header Guards"
 
@@ -59,9 +60,10 @@ def _rewrite(ctx: Context, row: Row, start: int) -> None:
                 report_no_roc_name(ctx, row, start, end)
             return
         hip = row.roc
-    if parent.type in ("preproc_ifdef", "preproc_elifdef") and parent.child_by_field_name(
-        "name"
-    ) == node:
+    if (
+        parent.type in ("preproc_ifdef", "preproc_elifdef")
+        and parent.child_by_field_name("name") == node
+    ):
         directive = parent.children[0]
         word = ctx.node_text(directive)
         negated = word.endswith("ifndef")

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from .. import diagnostics as D
-from ..context import Context
-from .call_args import call_of_node
-from .device_code import visible
-from .identifiers import occurrences
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
+from hipify_py.engine.words import occurrences
+from hipify_py.rules.call_args import call_of_node
+from hipify_py.rules.device_code import visible
 
 _FUNCTIONS = {"__hmax2": "__hmax", "__hmin2": "__hmin"}
 _HALF2 = re.compile(r"(?<![\w])(?:__)?half2\b")

@@ -15,8 +15,8 @@ import re
 
 import tree_sitter
 
-from .. import diagnostics as D
-from ..context import Context
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
 
 _MACROS = ("__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIPCC__", "__HIP__")
 _POSITIVE = re.compile(

@@ -18,15 +18,14 @@ from functools import lru_cache
 
 import tree_sitter
 
-from .. import diagnostics as D
-from ..compat import data as compat_data
-from ..compat import text_includes_header
-from ..context import Context, cached_version
-from ..lexer import SpanIndex, opaque_spans, span_kind
-from ..semantic_facts import facts_in
-from ..table import Row
-from ..versions import format_version
-from .call_args import (
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.compat import data as compat_data
+from hipify_py.engine.compat import text_includes_header
+from hipify_py.engine.context import Context, cached_version
+from hipify_py.engine.lexer import SpanIndex, opaque_spans, span_kind
+from hipify_py.engine.semantic_facts import facts_in
+from hipify_py.engine.words import occurrences
+from hipify_py.rules.call_args import (
     Call,
     argument_from_call,
     call_in_text,
@@ -35,8 +34,15 @@ from .call_args import (
     fix_arguments,
     rewrite_roc_arguments,
 )
-from .legacy_blas import legacy_call, result_variable, v2_form
-from .platform_split import alone_on_line, alone_statement, on_nvidia_side, split_for_nvidia
+from hipify_py.rules.legacy_blas import legacy_call, result_variable, v2_form
+from hipify_py.rules.platform_split import (
+    alone_on_line,
+    alone_statement,
+    on_nvidia_side,
+    split_for_nvidia,
+)
+from hipify_py.tables.table import Row
+from hipify_py.tables.versions import format_version
 
 IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
 
@@ -454,23 +460,6 @@ def _cuda_aliases(ctx: Context) -> frozenset[str]:
                 if row is not None and row.kind == "namespace":
                     aliases.add(alias)
         found = ctx.cache["namespace_aliases"] = frozenset(aliases)
-    return found
-
-
-def occurrences(text: str, name: str) -> list[int]:
-    """Start offsets of ``name`` as a whole identifier in ``text``."""
-    found: list[int] = []
-    size = len(name)
-    find = text.find
-    pos = find(name)
-    while pos != -1:
-        before = text[pos - 1] if pos else " "
-        after = text[pos + size : pos + size + 1]
-        if not (before.isalnum() or before in "_$") and not (
-            after and (after.isalnum() or after in "_$")
-        ):
-            found.append(pos)
-        pos = find(name, pos + size)
     return found
 
 

@@ -14,14 +14,14 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from .. import compat
-from .. import diagnostics as D
-from ..context import Context, cached_version
-from ..table import HeaderRow
-from ..versions import format_version
-from . import std_headers
-from .identifiers import directive_in
-from .platform_split import on_nvidia_side
+from hipify_py.engine import compat
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context, cached_version
+from hipify_py.rules import std_headers
+from hipify_py.rules.identifiers import directive_in
+from hipify_py.rules.platform_split import on_nvidia_side
+from hipify_py.tables.table import HeaderRow
+from hipify_py.tables.versions import format_version
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
 # Headers that already give a file everything <hip/hip_runtime.h> gives.

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from .. import diagnostics as D
-from ..context import Context
-from ..parse import captures, parse
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
+from hipify_py.engine.parse import captures, parse
 
 _LAUNCHES = "(call_expression (kernel_call_syntax) @config) @call"
 _WRAP_PREFIX = "void __hipify_py_macro_body__() {\n"
@@ -68,7 +68,7 @@ def _report_device_side(ctx: Context, sites: list[_Site]) -> None:
     """Dynamic parallelism: launches, and runtime API calls (cudaMalloc,
     cudaStreamCreate, cudaDeviceSynchronize ...), in device code.  HIP has no
     device-side runtime: hipcc rejects them as calls to host functions."""
-    from .device_code import device_bodies, in_device_code
+    from hipify_py.rules.device_code import device_bodies, in_device_code
 
     # __host__ __device__ functions too: hipcc 7.2 rejects a host call there
     # ("reference to __host__ function in __host__ __device__ function")

@@ -18,9 +18,9 @@ import re
 
 import tree_sitter
 
-from ..context import Context
-from ..table import LegacyCall
-from .call_args import Call, call_in_text, call_of_node
+from hipify_py.engine.context import Context
+from hipify_py.rules.call_args import Call, call_in_text, call_of_node
+from hipify_py.tables.table import LegacyCall
 
 _INCLUDE = re.compile(r"^\s*#\s*include\s*[<\"](cublas(?:_v2)?\.h)[>\"]", re.MULTILINE)
 _NAME = re.compile(r"[A-Za-z_]\w*\Z")

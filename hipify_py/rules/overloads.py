@@ -15,8 +15,8 @@ import re
 
 import tree_sitter
 
-from .. import diagnostics as D
-from ..context import Context
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
 
 _PARAMETERS = ("parameter_declaration", "optional_parameter_declaration")
 _SCOPES = ("namespace_definition", "class_specifier", "struct_specifier")

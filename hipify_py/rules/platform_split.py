@@ -16,7 +16,7 @@ import re
 
 import tree_sitter
 
-from ..context import Context
+from hipify_py.engine.context import Context
 
 NVIDIA_TEST = "#if defined(__HIP_PLATFORM_NVIDIA__)"
 

@@ -9,10 +9,11 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-from .. import diagnostics as D
-from ..context import Context
-from ..versions import Version, format_version, parse_version
-from .identifiers import occurrences, scanner_of
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
+from hipify_py.engine.words import occurrences
+from hipify_py.rules.identifiers import scanner_of
+from hipify_py.tables.versions import Version, format_version, parse_version
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "runtime_std_headers.yaml"
 

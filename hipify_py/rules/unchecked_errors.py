@@ -8,9 +8,10 @@ import re
 from functools import cache
 from pathlib import Path
 
-from .. import diagnostics as D
-from ..context import Context
-from .identifiers import occurrences, scanner_of
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
+from hipify_py.engine.words import occurrences
+from hipify_py.rules.identifiers import scanner_of
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "hip_error_functions.yaml"
 

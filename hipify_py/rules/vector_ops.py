@@ -16,14 +16,12 @@ import re
 
 import tree_sitter
 
-from .. import diagnostics as D
-from ..context import Context
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
 
 GUARD = "#if !defined(__HIP_PLATFORM_AMD__)"
 _COMPOUND = re.compile(r"operator\s*(\+=|-=|\*=|/=|%=|&=|\|=|\^=|<<=|>>=)")
-_VECTOR = re.compile(
-    r"\b(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]\b"
-)
+_VECTOR = re.compile(r"\b(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]\b")
 
 
 def run(ctx: Context) -> None:

@@ -35,10 +35,11 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from .. import diagnostics as D
-from ..context import Context
-from .device_code import Declared, declared_name, function_name, visible
-from .identifiers import OWNED_BY_RULES, directive_in, occurrences, scanner_of
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
+from hipify_py.engine.words import occurrences
+from hipify_py.rules.device_code import Declared, declared_name, function_name, visible
+from hipify_py.rules.identifiers import OWNED_BY_RULES, directive_in, scanner_of
 
 SYNC_BUILTINS = (6, 2, 0)  # the _sync forms appear (ROCm 6.2)
 SYNC_BUILTINS_ON_BY_DEFAULT = (7, 0, 0)  # no opt-in macro needed any more (ROCm 7.0)
@@ -107,9 +108,7 @@ _WIDE_TYPES = frozenset(
     }
 )
 # element types HIP 5.7.1 has no __shfl overload for (amd_hip_bf16.h declares none)
-_UNSHUFFLABLE = re.compile(
-    r"\b(?:__nv_bfloat162?|nv_bfloat162?|__hip_bfloat162?|hip_bfloat16)\b"
-)
+_UNSHUFFLABLE = re.compile(r"\b(?:__nv_bfloat162?|nv_bfloat162?|__hip_bfloat162?|hip_bfloat16)\b")
 
 _FULL = re.compile(
     r"^(?:0[xX][fF]{8}|0[xX][fF]{16}|4294967295|18446744073709551615|~0|~0[xX]0+|-1)"
@@ -512,9 +511,7 @@ def _only_masks_after(ctx: Context, declared: Declared) -> bool:
     return _only_mask_uses(ctx, declared.name, node.end_byte, scope.end_byte)
 
 
-def _full_default_parameter(
-    ctx: Context, call: _Call, declared: Declared, modern: bool
-) -> bool:
+def _full_default_parameter(ctx: Context, call: _Call, declared: Declared, modern: bool) -> bool:
     """``unsigned mask = 0xffffffff`` as a parameter used only as a mask: the
     default is CUDA's full mask, so the call is translated as for a full mask.
     HIP >= 6.2: the parameter becomes ``unsigned long long mask =
@@ -635,9 +632,7 @@ def _multiline_call(ctx: Context, name: str, start: int) -> _Call | None:
     return _code_call(ctx, name, node)
 
 
-def _full_macro_arguments(
-    ctx: Context, call: _Call, declared: Declared, modern: bool
-) -> bool:
+def _full_macro_arguments(ctx: Context, call: _Call, declared: Declared, modern: bool) -> bool:
     """``#define SHFL(mask, v, o) __shfl_xor_sync(mask, v, o)`` whose every use in
     this file passes a full mask, and whose body uses ``mask`` only as a mask:
     translated as for a full mask.  HIP >= 6.2: the full masks passed are
@@ -869,9 +864,7 @@ def _check_width(ctx: Context, call: _Call) -> None:
             return  # returns a pointer or reference
         type_text = _resolved(ctx, _type_of(ctx, function))
         if type_text in _NARROW_TYPES:
-            _report_width(
-                ctx, call, f"returned as {type_text} from {function_name(ctx, function)}"
-            )
+            _report_width(ctx, call, f"returned as {type_text} from {function_name(ctx, function)}")
         return
     if parent.type == "argument_list":
         _bit_function(ctx, call, parent)

@@ -21,10 +21,11 @@ import re
 
 import tree_sitter
 
-from .. import diagnostics as D
-from ..context import Context
-from ..lexer import matches_at, offsets_of
-from .device_code import (
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
+from hipify_py.engine.lexer import matches_at, offsets_of
+from hipify_py.engine.words import occurrences
+from hipify_py.rules.device_code import (
     constant_value,
     device_bodies,
     function_name,
@@ -33,7 +34,7 @@ from .device_code import (
     macro_definitions,
     visible,
 )
-from .identifiers import occurrences, scanner_of
+from hipify_py.rules.identifiers import scanner_of
 
 _LANE_MATH = {("%", 32), ("/", 32), ("&", 31), (">>", 5)}
 _PRIMARY = frozenset(
@@ -376,9 +377,7 @@ def lane_count_use(ctx: Context, expression: tree_sitter.Node, depth: int = 0) -
         return False
 
 
-def _variable_uses_are_lane_counts(
-    ctx: Context, declarator: tree_sitter.Node, depth: int
-) -> bool:
+def _variable_uses_are_lane_counts(ctx: Context, declarator: tree_sitter.Node, depth: int) -> bool:
     name_node = declarator.child_by_field_name("declarator")
     if name_node is None or name_node.type != "identifier":
         return False  # a pointer, reference or array
@@ -765,9 +764,7 @@ def _warp_users(ctx: Context) -> set[str]:
     users = {
         name
         for name, texts in bodies.items()
-        if any(
-            any(word in t for word in _WARP_WORDS) and _WARP_CALLS.search(t) for t in texts
-        )
+        if any(any(word in t for word in _WARP_WORDS) and _WARP_CALLS.search(t) for t in texts)
     }
     while True:
         if not users:

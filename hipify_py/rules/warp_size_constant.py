@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import tree_sitter
 
-from .. import diagnostics as D
-from ..context import Context
-from ..versions import Version
-from .device_code import macro_definitions
-from .identifiers import occurrences, scanner_of
+from hipify_py.engine import diagnostics as D
+from hipify_py.engine.context import Context
+from hipify_py.engine.words import occurrences
+from hipify_py.rules.device_code import macro_definitions
+from hipify_py.rules.identifiers import scanner_of
+from hipify_py.tables.versions import Version
 
 NOT_CONSTANT_FROM: Version = (7, 0, 0)  # HIP 7.0 changelog: "warpSize ... no longer constexpr"
 NAME = "warpSize"

@@ -10,9 +10,9 @@ Importing this package does not import libclang; ``prepare`` loads it.
 
 from __future__ import annotations
 
-from .analysis import analyse, fallback
-from .setup import ClangSettings, ClangSetup, SetupError, prepare
-from .translate import translate_file
+from hipify_py.semantic.analysis import analyse, fallback
+from hipify_py.semantic.setup import ClangSettings, ClangSetup, SetupError, prepare
+from hipify_py.semantic.translate import translate_file
 
 __all__ = [
     "ClangSettings",

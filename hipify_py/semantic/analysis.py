@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..context import cached_version
-from ..hip_target import default_version
-from ..options import Options
-from ..semantic_facts import Note, SemanticFacts
-from ..table import MappingTable
-from .setup import ClangSetup
-from .skipped import file_location, in_main_file, skipped_lines
+from hipify_py.engine.context import cached_version
+from hipify_py.engine.hip_target import default_version
+from hipify_py.engine.options import Options
+from hipify_py.engine.semantic_facts import Note, SemanticFacts
+from hipify_py.semantic.setup import ClangSetup
+from hipify_py.semantic.skipped import file_location, in_main_file, skipped_lines
+from hipify_py.tables.table import MappingTable
 
 _INDEX: list[Any] = []  # one libclang index per process (worker processes make their own)
 
@@ -460,7 +460,7 @@ class _Walk:
             token = self._body_token(source, name)
             if token is None:
                 return
-            from ..rules.call_args import call_in_text
+            from hipify_py.rules.call_args import call_in_text
 
             call = call_in_text(self.text, token + len(name), source.end)
             if call is None:

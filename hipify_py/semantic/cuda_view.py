@@ -138,7 +138,7 @@ def _is_cuda_install(include: Path) -> bool:
 
 
 def _default_cache() -> Path:
-    from ..table_cache import cache_dir
+    from hipify_py.tables.cache import cache_dir
 
     return cache_dir()
 

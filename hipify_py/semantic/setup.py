@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .compile_db import CompileDatabase, load_compile_database
-from .cuda_view import CudaHeaders, find_cuda_headers
+from hipify_py.semantic.compile_db import CompileDatabase, load_compile_database
+from hipify_py.semantic.cuda_view import CudaHeaders, find_cuda_headers
 
 DEFAULT_CUDA_ARCH = "sm_80"  # the GPU the device side is parsed for (__CUDA_ARCH__ 800)
 

@@ -16,12 +16,12 @@ import hashlib
 from dataclasses import replace
 from pathlib import Path
 
-from ..engine import FileResult, translate_bytes
-from ..options import Options
-from ..result_cache import ResultCache, digest
-from ..source import inspect
-from ..table import MappingTable
-from .setup import ClangSetup
+from hipify_py.engine.options import Options
+from hipify_py.engine.source import inspect
+from hipify_py.engine.translate import FileResult, translate_bytes
+from hipify_py.project.result_cache import ResultCache, digest
+from hipify_py.semantic.setup import ClangSetup
+from hipify_py.tables.table import MappingTable
 
 ENGINE = "clang"
 
@@ -78,7 +78,7 @@ def translate_file(
             if not result.data:
                 result.data = data
             return result
-    from .analysis import analyse
+    from hipify_py.semantic.analysis import analyse
 
     facts = analyse(path, data, setup, table, options)
     result = translate_bytes(data, table, options, facts)

@@ -1,0 +1,194 @@
+"""`hipify-py report PATHS`: the migration report (see docs/report.md).
+
+Translates in check mode (writes no source file), then renders the report as
+Markdown, JSON or one self-contained HTML page.  Exit 0: it reports, it does
+not judge; 2 on a usage error, a missing path or an I/O error (the report is
+still written, listing the problem).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from hipify_py.cli.options import (
+    compat,
+    config_file,
+    diagnostic_filters,
+    explicit_flags,
+    hip_version,
+)
+from hipify_py.engine.hip_target import default_version
+
+EXIT_OK, EXIT_ERROR = 0, 2
+
+# the translate flags build_options reads, at their defaults (the configuration
+# file may set them: roc, fp8...)
+_TRANSLATE_DEFAULTS: dict[str, Any] = {
+    "roc": False,
+    "launch_syntax": "keep",
+    "rewrite_strings": False,
+    "no_runtime_include": False,
+    "fix_warp_size": False,
+    "offload_arch": "gfx942",
+    "fp8": None,
+    "annotate": False,
+}
+
+
+@click.command(
+    "report",
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "json", "html", "csv", "api-csv"]),
+    default="md",
+    show_default=True,
+    help="md: Markdown; json: stable keys (docs/report.md); html: one self-contained page; "
+    "csv: one row per file, most effort first; api-csv: every CUDA API found and what it became.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the report to FILE [default: stdout].",
+)
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="Skip paths matching GLOB (gitignore syntax); repeatable.",
+)
+@click.option(
+    "--extensions",
+    metavar="LIST",
+    help="Comma-separated file extensions to analyse "
+    "[default: .cu,.cuh,.cpp,.cc,.cxx,.c,.h,.hpp,.hh,.inl,.inc].",
+)
+@click.option(
+    "-I",
+    "--include-dir",
+    multiple=True,
+    type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
+    help='Project mode: also look up #include "x.h" (and <x.h>) in DIR; repeatable.',
+)
+@click.option(
+    "--project-headers/--no-project-headers",
+    default=True,
+    show_default=True,
+    help="Also analyse the project's local headers that the sources include.",
+)
+@click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
+@hip_version
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default="number of cores",
+    help="Worker processes.",
+)
+@diagnostic_filters
+@compat
+@config_file
+def report_command(paths: tuple[Path, ...], **flags: Any) -> None:
+    """Migration report: how much of PATHS translates automatically, what blocks the rest.
+
+    \b
+    Shows references converted vs unconverted (by library and file), device
+    hazards to review, inline PTX sites, the unsupported APIs ranked by the
+    number of files they block, and an effort estimate (docs/report.md).
+    Writes no source file.  Exit 0 (it reports, it does not judge); 2 on a
+    usage error, a missing path or an I/O error.
+    """
+    sys.exit(run_report(list(paths), flags, explicit_flags(click.get_current_context(), flags)))
+
+
+def fail(message: str) -> int:
+    click.echo(f"hipify-py report: error: {message}", err=True)
+    return EXIT_ERROR
+
+
+def run_report(paths: list[Path], flags: dict[str, Any], explicit: set[str]) -> int:
+    from hipify_py.api import translate_paths
+    from hipify_py.cli.run_setup import build_options
+    from hipify_py.project.config import ConfigError, configured_paths, merge, project_config
+    from hipify_py.project.files import DEFAULT_EXTENSIONS, DiscoveryError
+    from hipify_py.project.runner import Mode
+    from hipify_py.report.migration import build_report, render
+    from hipify_py.tables.cache import load_table
+    from hipify_py.tables.table import TableError
+    from hipify_py.tables.versions import format_version
+
+    try:
+        config = project_config(flags.get("config_path"), paths[0] if paths else Path.cwd())
+    except ConfigError as exc:
+        return fail(str(exc))
+    merged = merge({**_TRANSLATE_DEFAULTS, **flags}, explicit, config)
+    if not paths:
+        paths = configured_paths(config)
+    if not paths:
+        return fail("no paths given (try: hipify-py report src/, or set paths in [tool.hipify-py])")
+    options = build_options(merged)
+    if isinstance(options, str):
+        return fail(options)
+    extensions = DEFAULT_EXTENSIONS
+    if merged["extensions"]:
+        extensions = tuple(e.strip() for e in merged["extensions"].split(",") if e.strip())
+    try:
+        table = load_table()
+        planned = translate_paths(
+            paths,
+            mode=Mode.CHECK,
+            jobs=merged["jobs"],
+            extensions=extensions,
+            excludes=merged["exclude"],
+            use_gitignore=not merged["no_gitignore"],
+            project_headers=merged["project_headers"],
+            include_dirs=merged["include_dir"],
+            config_excludes=merged["config_exclude"],
+            table=table,
+            options=options,
+            references=True,
+            config=config,
+        )
+    except DiscoveryError as exc:
+        return fail(str(exc))
+    except (TableError, OSError) as exc:
+        return fail(f"mapping tables: {exc}")
+    discovery = planned.discovery
+    for problem in discovery.missing:
+        click.echo(f"hipify-py report: error: {problem}", err=True)
+    for problem in discovery.problems:
+        click.echo(f"hipify-py report: warning: {problem}", err=True)
+    hip = options.hip_version or default_version()
+    from hipify_py.cli.progress import with_progress
+
+    report = build_report(
+        with_progress(planned.reports(), len(discovery.targets), "analysing"),
+        table,
+        hip_version=format_version(hip),
+        inputs=[str(p) for p in paths],
+        problems=[*discovery.missing, *discovery.problems],
+    )
+    text = render(report, merged["fmt"])
+    failed = bool(discovery.missing) or any(f.status == "error" for f in report.files)
+    if merged["output"] is None:
+        sys.stdout.buffer.write(text.encode("utf-8", errors="replace"))
+        sys.stdout.buffer.flush()
+    else:
+        from hipify_py.atomic import atomic_write
+
+        try:
+            atomic_write(merged["output"], text.encode("utf-8", errors="replace"), durable=False)
+        except OSError as exc:
+            return fail(f"cannot write {merged['output']}: {exc.strerror or exc}")
+        click.echo(f"wrote {merged['output']}", err=True)
+    return EXIT_ERROR if failed else EXIT_OK

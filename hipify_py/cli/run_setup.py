@@ -1,0 +1,149 @@
+"""From the command's flags to a run: exit codes, the mode, the HIP target,
+the Options and the clang engine's setup (shared by translate, stdin, check
+and report)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from hipify_py.engine.hip_target import Target
+from hipify_py.engine.options import Options
+from hipify_py.project.runner import Mode
+from hipify_py.tables.versions import parse_version
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
+
+def fail(message: str) -> int:
+    click.echo(f"hipify-py: error: {message}", err=True)
+    return EXIT_ERROR
+
+
+def _codes(value: str | None) -> frozenset[str]:
+    return frozenset(c.strip().upper() for c in (value or "").split(",") if c.strip())
+
+
+def unknown_codes(codes: frozenset[str]) -> list[str]:
+    """Codes (or prefixes such as HPY4) that name no diagnostic in the catalogue."""
+    from hipify_py.engine.diagnostics import CATALOGUE
+
+    return sorted(c for c in codes if not any(known.startswith(c) for known in CATALOGUE))
+
+
+def mode_of(flags: dict[str, Any]) -> Mode | str:
+    chosen = [
+        name
+        for name, on in (
+            ("--stdout", flags["to_stdout"]),
+            ("--diff", flags["show_diff"]),
+            ("--output-dir", flags["output_dir"] is not None),
+        )
+        if on
+    ]
+    if len(chosen) > 1:
+        return f"{' and '.join(chosen)} cannot be combined"
+    if flags["check"] and (flags["to_stdout"] or flags["output_dir"] is not None):
+        return "--check cannot be combined with --stdout or --output-dir"
+    if flags["show_diff"]:
+        return Mode.DIFF  # --diff --check: show the diff and exit 1 if there is one
+    if flags["check"]:
+        return Mode.CHECK
+    if flags["to_stdout"]:
+        return Mode.STDOUT
+    if flags["output_dir"] is not None:
+        return Mode.OUTPUT_DIR
+    return Mode.IN_PLACE
+
+
+def resolve_target(flags: dict[str, Any], explicit: set[str] | None = None) -> Target | str:
+    """The HIP release to target: --hip-version, the configuration's
+    hip-version, else the user's toolchain (hip_target.detect)."""
+    if flags["hip_version"]:
+        try:
+            version = parse_version(flags["hip_version"])
+        except ValueError as exc:
+            return f"--hip-version: {exc}"
+        typed = explicit is None or "hip_version" in explicit
+        return Target(version, "--hip-version" if typed else "hip-version in the configuration")
+    from hipify_py.engine.hip_target import detect
+
+    return detect()
+
+
+def build_options(flags: dict[str, Any], target: Target | None = None) -> Options | str:
+    if target is None:
+        resolved = resolve_target(flags)
+        if isinstance(resolved, str):
+            return resolved
+        target = resolved
+    hip_version = target.version
+    for option in ("select", "ignore"):
+        unknown = unknown_codes(_codes(flags[option]))
+        if unknown:
+            return (
+                f"--{option}: unknown diagnostic code{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(unknown)} (hipify-py diagnostics lists them)"
+            )
+    return Options(
+        hip_version=hip_version,
+        roc=flags["roc"],
+        launch_syntax=flags["launch_syntax"],
+        rewrite_strings=flags["rewrite_strings"],
+        insert_runtime_include=not flags["no_runtime_include"],
+        select=_codes(flags["select"]),
+        ignore=_codes(flags["ignore"]),
+        fix_warp_size=flags["fix_warp_size"],
+        offload_arch=flags["offload_arch"],
+        fp8=flags["fp8"],
+        annotate=flags["annotate"],
+        compat=bool(flags.get("compat")),
+    )
+
+
+_CLANG_FLAGS = {
+    "build_path": "-p/--build-path",
+    "defines": "-D/--define",
+    "std": "--std",
+    "cuda_path": "--cuda-path",
+    "clang_resource_dir": "--clang-resource-dir",
+}
+
+
+def clang_setup(flags: dict[str, Any], explicit: set[str]) -> Any:
+    """--engine clang: the resolved setup (a semantic.ClangSetup), made once
+    here and passed to every worker; None for the default engine; a string
+    says why the clang engine cannot run (a usage error)."""
+    if (flags.get("engine") or "default") != "clang":
+        given = [f for name, f in _CLANG_FLAGS.items() if name in explicit and flags.get(name)]
+        if given:
+            return f"{', '.join(given)} only apply with --engine clang"
+        return None
+    from hipify_py.semantic import ClangSettings, SetupError, prepare
+    from hipify_py.tables.cache import cache_dir
+
+    def folder(name: str) -> Path | None:
+        value = flags.get(name)
+        return Path(value).resolve() if value else None
+
+    settings = ClangSettings(
+        build_path=folder("build_path"),
+        include_dirs=tuple(str(Path(d).resolve()) for d in flags.get("include_dir") or ()),
+        defines=tuple(flags.get("defines") or ()),
+        std=flags.get("std") or None,
+        cuda_path=folder("cuda_path"),
+        resource_dir=folder("clang_resource_dir"),
+    )
+    try:
+        return prepare(settings, cache_dir())
+    except SetupError as exc:
+        return f"--engine clang: {exc}"
+
+
+def verbosity_of(flags: dict[str, Any]) -> int:
+    return -1 if flags["quiet"] else (1 if flags["verbose"] else 0)

@@ -1,0 +1,148 @@
+"""Per-file state shared by the rules while one file is translated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import tree_sitter
+
+from hipify_py.engine.definitions import is_defined
+from hipify_py.engine.diagnostics import CATALOGUE, Code, Diagnostic
+from hipify_py.engine.edits import Edit
+from hipify_py.engine.options import Options
+from hipify_py.engine.source import LineIndex, SourceInfo
+from hipify_py.engine.stats import Stats
+from hipify_py.tables.table import MappingTable, Row
+from hipify_py.tables.versions import Version, parse_version
+
+_new_edit = tuple.__new__
+
+
+@lru_cache(maxsize=4096)
+def cached_version(text: str) -> Version:
+    return parse_version(text)
+
+
+@dataclass
+class Context:
+    data: bytes  # the original bytes, exactly as read
+    text: str  # data decoded as latin-1: one character per byte, same offsets
+    tree: tree_sitter.Tree
+    table: MappingTable
+    options: Options
+    info: SourceInfo
+    lines: LineIndex
+    target_hip: Version
+    present: set[str] = field(default_factory=set)  # distinct identifier-like words in the file
+    edits: list[Edit] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    stats: Stats = field(default_factory=Stats)
+    # facts one rule learns and a later rule uses
+    uses_runtime: bool = False  # a CUDA runtime/driver/device API reference
+    uses_kernel_syntax: bool = False  # __global__, <<<>>>, threadIdx, ...
+    _local: dict[str, bool] = field(default_factory=dict)
+    _groups: int = 0
+    scanner: object = None  # rules.identifiers.Scanner, made on first use
+    cache: dict[str, object] = field(default_factory=dict)  # per-file results rules share
+    # every translated CUDA reference: (offset, CUDA name, what it became, library)
+    references: list[tuple[int, str, str, str]] = field(default_factory=list)
+    # text the includes rule puts before / after <hip/hip_runtime.h> (defines
+    # that must precede it, helpers that need it)
+    before_runtime: list[str] = field(default_factory=list)
+    after_runtime: list[str] = field(default_factory=list)
+    # HIP headers translated names need beyond what the mapped includes bring
+    needed_headers: set[str] = field(default_factory=set)
+    cautioned: set[str] = field(default_factory=set)  # names HPY109 was reported for
+    # declarations HIP's NVIDIA platform needs for names the file now uses
+    # (Row.nvidia_alias), written after its includes
+    nvidia_aliases: set[str] = field(default_factory=set)
+    # spans of calls replaced by a value (success_value): names in them are gone
+    dropped: list[tuple[int, int]] = field(default_factory=list)
+    # --roc: arguments roc_args moved (dropped, written again translated): the
+    # names in them are not renamed in place
+    moved: list[tuple[int, int]] = field(default_factory=list)
+    needs_compat: bool = False  # --compat: a name hipify_py_compat.h provides is used
+    # headers hipify_py_compat.h must follow (its NVML part needs <amd_smi/amdsmi.h>)
+    compat_after: set[str] = field(default_factory=set)
+
+    @property
+    def root(self) -> tree_sitter.Node:
+        return self.tree.root_node
+
+    def node_text(self, node: tree_sitter.Node) -> str:
+        return self.text[node.start_byte : node.end_byte]
+
+    def edit(
+        self,
+        start: int,
+        end: int,
+        text: str,
+        rule: str,
+        safe: bool = True,
+        structural: bool = True,
+        group: int = 0,
+    ) -> None:
+        if structural and not group:
+            self._groups += 1
+            group = self._groups
+        # tuple.__new__ directly: Edit(...) adds a Python-level __new__ call,
+        # and the identifiers rule makes tens of thousands of edits a file
+        self.edits.append(
+            _new_edit(Edit, (start, end, text.encode("latin-1"), rule, safe, structural, group))
+        )
+
+    def new_group(self) -> int:
+        self._groups += 1
+        return self._groups
+
+    def report(
+        self, code: Code, offset: int, message: str, *, hint: str = "", name: str = "", end: int = 0
+    ) -> None:
+        if not self.options.wants(code.code):
+            return
+        line, column = self.lines.position(offset)
+        self.diagnostics.append(
+            Diagnostic(
+                code=code.code,
+                severity=code.severity,
+                message=message,
+                line=line,
+                column=column,
+                offset=offset,
+                end_offset=end or offset,
+                hint=hint,
+                name=name,
+            )
+        )
+
+    def using_roc(self, row: Row) -> bool:
+        """With --roc: does ``row`` belong to a family that has a ROC library
+        (rocBLAS, rocSPARSE, rocSOLVER, rocRAND, MIOpen)?  Its name is then the
+        ROC library's, or, where that has none, left as it is and reported
+        (HPY108): --roc never falls back to the HIP library's names."""
+        return self.options.roc and (row.roc is not None or self.table.roc_header(row) is not None)
+
+    def hip_name_for(self, row: Row) -> str | None:
+        """The name ``row`` becomes: with --roc its ROC name (None where the ROC
+        library lacks it, see ``using_roc``), else its HIP name."""
+        if self.using_roc(row):
+            return row.roc
+        if row.hip and "_fnuz" in row.hip.lower() and self.options.fp8_flavour() == "ocp":
+            # the tables name the FNUZ types gfx942 has; OCP drops the suffix
+            return row.hip.replace("_fnuz", "").replace("_FNUZ", "")
+        return row.hip
+
+    def is_local(self, name: str) -> bool:
+        """Does the project (options.known_names) or this file define ``name``
+        itself, as a macro, function, type or variable?"""
+        if name in self.options.known_names:
+            return True
+        known = self._local.get(name)
+        if known is None:
+            known = self._local[name] = is_defined(self.data, name.encode("latin-1"))
+        return known
+
+
+def catalogue_code(code: str) -> Code:
+    return CATALOGUE[code]

@@ -14,7 +14,8 @@ import pytest
 from conftest import run_cli
 
 from hipify_py.engine.diagnostics import CATALOGUE
-from hipify_py.report.check import CheckError, fingerprint, parse_shard, shard_of
+from hipify_py.report.baseline import parse_shard, shard_of
+from hipify_py.report.check import CheckError, fingerprint
 
 CUDA = """\
 #include <cuda_runtime.h>

@@ -20,7 +20,9 @@ from hipify_py.cli.options import (
     explicit_flags,
     hip_version,
 )
-from hipify_py.report.check import FAIL_ON, FORMATS, CheckError, parse_shard
+from hipify_py.report.baseline import parse_shard
+from hipify_py.report.check import FAIL_ON, CheckError
+from hipify_py.report.check_formats import FORMATS
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -199,17 +201,9 @@ def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | Non
     from hipify_py.cli.run_setup import build_options
     from hipify_py.project.files import DEFAULT_EXTENSIONS, DiscoveryError
     from hipify_py.project.runner import run
-    from hipify_py.report.check import (
-        CheckResult,
-        apply_baseline,
-        baseline_json,
-        checked_file,
-        read_baseline,
-        relative_path,
-        render,
-        root_of_inputs,
-        shard_of,
-    )
+    from hipify_py.report.baseline import apply_baseline, baseline_json, read_baseline, shard_of
+    from hipify_py.report.check import CheckResult, checked_file, relative_path, root_of_inputs
+    from hipify_py.report.check_formats import render
     from hipify_py.tables.cache import load_table
     from hipify_py.tables.table import TableError
 

@@ -110,14 +110,20 @@ def project_config(explicit: Path | None, start: Path) -> Config:
     return load_config(explicit) if explicit is not None else find_config(start)
 
 
-def find_config(start: Path) -> Config:
-    """The nearest configuration above ``start`` (a file or folder), or an empty one."""
+def start_folder(start: Path) -> Path:
+    """The folder an upward search from ``start`` (a file or folder) begins in."""
     try:
         folder = start.resolve()
     except (OSError, RuntimeError):  # a symbolic link loop: reported by discovery
         folder = start.absolute()
     if not folder.is_dir():
         folder = folder.parent
+    return folder
+
+
+def find_config(start: Path) -> Config:
+    """The nearest configuration above ``start`` (a file or folder), or an empty one."""
+    folder = start_folder(start)
     for candidate in [folder, *folder.parents]:
         pyproject = candidate / "pyproject.toml"
         if pyproject.is_file():

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from hipify_py.project.config import start_folder
 from hipify_py.project.files import (
     DEFAULT_EXTENSIONS,
     NO_EXCLUDES,
@@ -37,12 +38,7 @@ _MAX_HEADERS = 5000
 
 
 def project_root(start: Path, config_root: Path | None = None) -> Path:
-    try:
-        folder = start.resolve()
-    except (OSError, RuntimeError):  # a symbolic link loop: reported by discovery
-        folder = start.absolute()
-    if not folder.is_dir():
-        folder = folder.parent
+    folder = start_folder(start)
     for parent in [folder, *folder.parents]:
         if (parent / ".git").exists():
             return parent

@@ -13,8 +13,8 @@ from xml.etree import ElementTree as ET
 import pytest
 from conftest import run_cli
 
-from hipify_py.engine.diagnostics import CATALOGUE
 from hipify_py.report.check import CheckError, fingerprint, parse_shard, shard_of
+from hipify_py.rules.catalogue import CATALOGUE
 
 CUDA = """\
 #include <cuda_runtime.h>

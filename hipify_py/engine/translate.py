@@ -158,6 +158,7 @@ def _self_check(
                 *ctx.lines.position(first.start),
                 offset=first.start,
                 hint="please report this input as a bug; translate these lines by hand",
+                rule=D.PARSE_REGRESSION.name,
             )
         )
     output = apply(data, kept)
@@ -189,6 +190,7 @@ def translate_bytes(
                 f"skipped: {info.binary_reason}",
                 line=1,
                 column=1,
+                rule=D.BINARY_FILE.name,
             )
         )
         return result
@@ -210,6 +212,7 @@ def _failed(result: FileResult, why: str) -> FileResult:
             line=1,
             column=1,
             hint="please report this input as a bug",
+            rule=D.PARSE_REGRESSION.name,
         )
     )
     return result

@@ -249,7 +249,9 @@ def _too_large(target: Target, size: int, limit: int) -> FileReport:
         f"skipped: {size / 1048576:.1f} MB is larger than the {limit / 1048576:.3g} MB limit "
         "(--max-file-size; 0 lifts it)"
     )
-    diagnostic = Diagnostic(D.BINARY_FILE.code, D.BINARY_FILE.severity, why, line=1, column=1)
+    diagnostic = Diagnostic(
+        D.BINARY_FILE.code, D.BINARY_FILE.severity, why, line=1, column=1, rule=D.BINARY_FILE.name
+    )
     return FileReport(target.display, Status.SKIPPED, [diagnostic])
 
 

@@ -3,7 +3,8 @@ fails when the committed file is stale: `hipify-py diagnostics --write-docs`).""
 
 from __future__ import annotations
 
-from hipify_py.engine.diagnostics import CATALOGUE, Code
+from hipify_py.engine.diagnostics import Code
+from hipify_py.rules.catalogue import CATALOGUE
 
 _GROUPS = [
     ("HPY0", "The file itself"),

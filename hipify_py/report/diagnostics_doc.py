@@ -1,5 +1,6 @@
-"""docs/diagnostics.md, generated from the catalogue in engine/diagnostics.py (a test
-fails when the committed file is stale: `hipify-py diagnostics --write-docs`)."""
+"""docs/diagnostics.md, generated from the catalogue (rules/catalogue.py: the codes
+of engine/diagnostics.py and of the rule modules; a test fails when the committed
+file is stale: `hipify-py diagnostics --write-docs`)."""
 
 from __future__ import annotations
 

@@ -13,9 +13,9 @@ from xml.etree import ElementTree as ET
 import pytest
 from conftest import run_cli
 
-from hipify_py.engine.diagnostics import CATALOGUE
 from hipify_py.report.baseline import parse_shard, shard_of
 from hipify_py.report.check import CheckError, fingerprint
+from hipify_py.rules.catalogue import CATALOGUE
 
 CUDA = """\
 #include <cuda_runtime.h>

@@ -10,8 +10,9 @@ import pytest
 from conftest import run_cli
 
 from hipify_py import translate
-from hipify_py.engine.diagnostics import CATALOGUE, Severity
+from hipify_py.engine.diagnostics import Severity
 from hipify_py.report.diagnostics_doc import _group, markdown
+from hipify_py.rules.catalogue import CATALOGUE
 
 
 def out(src: str, **options: Any) -> str:

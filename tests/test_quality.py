@@ -83,7 +83,7 @@ def test_diagnostics_docs_are_up_to_date() -> None:
 
 
 def test_every_code_is_documented_with_a_summary() -> None:
-    from hipify_py.engine.diagnostics import CATALOGUE
+    from hipify_py.rules.catalogue import CATALOGUE
 
     for entry in CATALOGUE.values():
         assert entry.summary and entry.name, entry.code

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from hipify_py.engine.diagnostics import CATALOGUE
 from hipify_py.report.diagnostics_doc import explain, markdown
+from hipify_py.rules.catalogue import CATALOGUE
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "diagnostics.md"
 

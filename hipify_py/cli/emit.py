@@ -42,6 +42,11 @@ def emit(report: FileReport, mode: Mode, verbosity: int, as_json: bool) -> None:
         for diagnostic in report.diagnostics:
             if visible(diagnostic, verbosity):
                 echo_err(format_diagnostic(report.display, diagnostic))
+        if report.traceback and verbosity > 0:
+            echo_err(f"{report.display}: the internal error's traceback (for a bug report):")
+            echo_err(report.traceback.rstrip("\n"))
+        elif report.traceback:
+            echo_err(f"{report.display}: -v prints the internal error's traceback")
     if mode is Mode.STDOUT and report.output is not None:
         sys.stdout.flush()
         sys.stdout.buffer.write(report.output)

@@ -135,6 +135,8 @@ def report_json(reports: list[FileReport], summary: Summary) -> str:
         entry: dict[str, Any] = {"path": report.display, "status": report.status.value}
         if report.error:
             entry["error"] = report.error
+        if report.traceback:  # an internal error's, for a bug report
+            entry["traceback"] = report.traceback
         if report.written:
             entry["written"] = report.written
         if report.diff:  # --diff: the unified diff, which plain output prints

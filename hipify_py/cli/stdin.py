@@ -148,6 +148,7 @@ def translate_stdin(
     else:
         result = translate_bytes(data, table, options)
     report = FileReport(display, Status.UNCHANGED, result.diagnostics, result.stats)
+    report.traceback = result.traceback
     report.compat = options.compat and includes_header(result.data)
     if result.skipped is not None:  # not source text: passed through
         report.status = Status.SKIPPED

@@ -8,7 +8,7 @@ from functools import lru_cache
 import tree_sitter
 
 from hipify_py.engine.definitions import is_defined
-from hipify_py.engine.diagnostics import CATALOGUE, Code, Diagnostic
+from hipify_py.engine.diagnostics import Code, Diagnostic
 from hipify_py.engine.edits import Edit
 from hipify_py.engine.options import Options
 from hipify_py.engine.source import LineIndex, SourceInfo
@@ -113,6 +113,7 @@ class Context:
                 end_offset=end or offset,
                 hint=hint,
                 name=name,
+                rule=code.name,
             )
         )
 
@@ -142,7 +143,3 @@ class Context:
         if known is None:
             known = self._local[name] = is_defined(self.data, name.encode("latin-1"))
         return known
-
-
-def catalogue_code(code: str) -> Code:
-    return CATALOGUE[code]

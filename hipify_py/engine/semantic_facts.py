@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Note:
-    code: str  # a code of the catalogue (hipify_py.engine.diagnostics), HPY7xx
+    code: str  # a code hipify_py.engine.diagnostics defines (SHARED), HPY7xx
     offset: int
     message: str
     hint: str = ""
@@ -60,9 +60,9 @@ def facts_in(cache: dict[str, object]) -> SemanticFacts | None:
 def apply_facts(ctx: Context, facts: SemanticFacts) -> None:
     """The engine's own findings: its notes as diagnostics, its edits (the
     rules consume the rest through ``facts_in``)."""
-    from hipify_py.engine.diagnostics import CATALOGUE
+    from hipify_py.engine.diagnostics import SHARED
 
-    for note in facts.notes:
-        ctx.report(CATALOGUE[note.code], note.offset, note.message, hint=note.hint, name=note.name)
+    for note in facts.notes:  # the clang engine's codes are defined with the engine's
+        ctx.report(SHARED[note.code], note.offset, note.message, hint=note.hint, name=note.name)
     for start, end, text in facts.edits:
         ctx.edit(start, end, text, "semantic", structural=False)

@@ -8,6 +8,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import partial
 from operator import itemgetter
+from traceback import format_exc
 
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
@@ -36,6 +37,8 @@ class FileResult:
     errors_after: int = 0
     # the edits applied to ``original`` to make ``data``: (start, end, new bytes, rule)
     edits: list[tuple[int, int, bytes, str]] = field(default_factory=list)
+    # an internal error (HPY001 "internal error: ..."): its traceback, for a bug report
+    traceback: str = ""
 
     @property
     def changed(self) -> bool:
@@ -158,6 +161,7 @@ def _self_check(
                 *ctx.lines.position(first.start),
                 offset=first.start,
                 hint="please report this input as a bug; translate these lines by hand",
+                rule=D.PARSE_REGRESSION.name,
             )
         )
     output = apply(data, kept)
@@ -189,6 +193,7 @@ def translate_bytes(
                 f"skipped: {info.binary_reason}",
                 line=1,
                 column=1,
+                rule=D.BINARY_FILE.name,
             )
         )
         return result
@@ -197,6 +202,7 @@ def translate_bytes(
     except RecursionError:
         return _failed(result, "input nests too deeply for the translator")
     except Exception as exc:  # the library never raises on bad source
+        result.traceback = format_exc()
         return _failed(result, f"internal error: {type(exc).__name__}: {exc}")
 
 
@@ -210,6 +216,7 @@ def _failed(result: FileResult, why: str) -> FileResult:
             line=1,
             column=1,
             hint="please report this input as a bug",
+            rule=D.PARSE_REGRESSION.name,
         )
     )
     return result

@@ -105,6 +105,7 @@ def analyze(data: bytes, kind: str, fix: bool) -> tuple[bytes, list[Diagnostic]]
                             else "change this by hand"
                         ),
                         name=match.group(0),
+                        rule=entry.name,
                     )
                 )
         for start, end, replacement in sorted(rewrites, reverse=True):

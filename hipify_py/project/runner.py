@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
+from traceback import format_exc
 from typing import Any
 
 from hipify_py.atomic import FileChanged, atomic_write, stat_key
@@ -62,6 +63,9 @@ class FileReport:
     # what `hipify-py check` reports as HPY100
     changes: list[tuple[int, int, str, str, str, str]] = field(default_factory=list)
     compat: bool = False  # --compat: the result includes hipify_py_compat.h
+    # an internal error (the engine's HPY001 "internal error: ...", or an
+    # unexpected exception here): its traceback, for a bug report (-v prints it)
+    traceback: str = ""
 
     @property
     def unsupported(self) -> int:
@@ -129,7 +133,22 @@ def reset_stop() -> None:
 def process(
     target: Target, job: Job, table: MappingTable, cache: ResultCache | None = None
 ) -> FileReport:
-    """Everything for one file.  Any I/O failure leaves the file as it was."""
+    """Everything for one file.  Any I/O failure leaves the file as it was; an
+    unexpected exception is the file's error (with its traceback), not the run's."""
+    try:
+        return _process(target, job, table, cache)
+    except Exception as exc:
+        return FileReport(
+            target.display,
+            Status.ERROR,
+            error=f"internal error: {type(exc).__name__}: {exc} (please report it as a bug)",
+            traceback=format_exc(),
+        )
+
+
+def _process(
+    target: Target, job: Job, table: MappingTable, cache: ResultCache | None
+) -> FileReport:
     try:
         with open(target.real, "rb") as handle:
             before = os.fstat(handle.fileno())
@@ -167,6 +186,7 @@ def process(
     if job.options.compat and target.translate:
         result = _point_compat_include(result, data, target, job)
     report = FileReport(target.display, Status.UNCHANGED, result.diagnostics, result.stats)
+    report.traceback = result.traceback
     report.compat = job.options.compat and compat.includes_header(result.data)
     if job.references and (result.references or result.edits):
         from hipify_py.engine.source import LineIndex
@@ -249,7 +269,9 @@ def _too_large(target: Target, size: int, limit: int) -> FileReport:
         f"skipped: {size / 1048576:.1f} MB is larger than the {limit / 1048576:.3g} MB limit "
         "(--max-file-size; 0 lifts it)"
     )
-    diagnostic = Diagnostic(D.BINARY_FILE.code, D.BINARY_FILE.severity, why, line=1, column=1)
+    diagnostic = Diagnostic(
+        D.BINARY_FILE.code, D.BINARY_FILE.severity, why, line=1, column=1, rule=D.BINARY_FILE.name
+    )
     return FileReport(target.display, Status.SKIPPED, [diagnostic])
 
 

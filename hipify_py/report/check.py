@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hipify_py.engine.diagnostics import CATALOGUE, TRANSLATABLE_REFERENCE, Diagnostic, Severity
+from hipify_py.engine.diagnostics import TRANSLATABLE_REFERENCE, Diagnostic, Severity
 from hipify_py.engine.options import Options
 from hipify_py.engine.source import UTF8_BOM, LineIndex
 from hipify_py.project.runner import FileReport, Status
+from hipify_py.rules.catalogue import CATALOGUE
 from hipify_py.tables.table import MappingTable
 
 REFERENCE_CODE = TRANSLATABLE_REFERENCE.code

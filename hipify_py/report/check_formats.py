@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from hipify_py import __version__
-from hipify_py.engine.diagnostics import CATALOGUE, Severity
+from hipify_py.engine.diagnostics import Severity
 from hipify_py.report.check import REFERENCE_CODE, CheckResult, Finding
+from hipify_py.rules.catalogue import CATALOGUE
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

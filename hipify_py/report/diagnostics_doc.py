@@ -1,9 +1,11 @@
-"""docs/diagnostics.md, generated from the catalogue in engine/diagnostics.py (a test
-fails when the committed file is stale: `hipify-py diagnostics --write-docs`)."""
+"""docs/diagnostics.md, generated from the catalogue (rules/catalogue.py: the codes
+of engine/diagnostics.py and of the rule modules; a test fails when the committed
+file is stale: `hipify-py diagnostics --write-docs`)."""
 
 from __future__ import annotations
 
-from hipify_py.engine.diagnostics import CATALOGUE, Code
+from hipify_py.engine.diagnostics import Code
+from hipify_py.rules.catalogue import CATALOGUE
 
 _GROUPS = [
     ("HPY0", "The file itself"),

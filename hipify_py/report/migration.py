@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from hipify_py import __version__
-from hipify_py.engine.diagnostics import CATALOGUE, Diagnostic, Severity
+from hipify_py.engine.diagnostics import Diagnostic, Severity
 from hipify_py.project.runner import FileReport, Status
+from hipify_py.rules.catalogue import CATALOGUE
 from hipify_py.tables.table import MappingTable
 
 SCHEMA_VERSION = 1

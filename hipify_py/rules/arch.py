@@ -21,6 +21,34 @@ from hipify_py.engine.lexer import opaque_spans, span_kind
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.identifiers import defined_operand
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+CUDA_ARCH_GATE = D.Code(
+    "HPY410",
+    "cuda-arch-gate",
+    D.Severity.WARNING,
+    "a __CUDA_ARCH__ value test (a version gate) has no meaning under HIP",
+    why="hipcc never defines __CUDA_ARCH__: `#if __CUDA_ARCH__ >= 800` is false in AMD device "
+    "code, so the code behind it silently disappears.",
+    example="#if __CUDA_ARCH__ >= 800",
+    fix="Use __HIP_DEVICE_COMPILE__ for the device pass, or an AMD architecture macro "
+    "(__gfx942__) or a feature test for a capability.",
+)
+CUDA_ARCH_VALUE = D.Code(
+    "HPY411",
+    "cuda-arch-value",
+    D.Severity.WARNING,
+    "__CUDA_ARCH__ used as a value in code: replaced by 0, as hipcc reads it in #if",
+    why="nvcc defines __CUDA_ARCH__ (700, 800, ...) in its device pass; hipcc for AMD never "
+    "does, so a use in code or in a macro expanded in code (even inside `#ifdef __CUDA_ARCH__`, "
+    "translated to `#ifdef __HIP_DEVICE_COMPILE__`) would be an undeclared identifier. It "
+    "becomes 0: hipcc reads the undefined name as 0 in every `#if __CUDA_ARCH__ ...` left in "
+    "the file, so code and preprocessor agree (and `__CUDA_ARCH__ >= 800` is false in both).",
+    example="#ifdef __CUDA_ARCH__\n#define WHERE() report(__CUDA_ARCH__)\n#endif",
+    fix="Where the number matters (a message, a static_assert, a branch on the architecture), "
+    "use a value that means something on AMD (a project constant) or an architecture test "
+    "such as `__gfx942__`.",
+)
+
 NAME = "__CUDA_ARCH__"
 DEVICE_PASS = "__HIP_DEVICE_COMPILE__"
 _DEFINED_BEFORE = re.compile(r"defined\s*\(?\s*$")
@@ -167,7 +195,7 @@ def _replace_value(ctx: Context, start: int) -> None:
     ctx.stats.converted[("device", "macro")] += 1
     in_assert = _STATIC_ASSERT.search(ctx.text, _line_start(ctx.text, start), start) is not None
     ctx.report(
-        D.CUDA_ARCH_VALUE,
+        CUDA_ARCH_VALUE,
         start,
         f"{NAME} is used as a value here, and hipcc never defines it: replaced by "
         f"{ARCH_VALUE}, the value every {NAME} test left in #if lines reads under hipcc"
@@ -197,7 +225,7 @@ def _report(ctx: Context, start: int, mixed: bool = False) -> None:
     ctx.stats.unconverted[NAME] += 1
     ctx.stats.unconverted_library["device"] += 1
     ctx.report(
-        D.CUDA_ARCH_GATE,
+        CUDA_ARCH_GATE,
         start,
         f"{NAME} is never defined by hipcc (it reads as 0 in #if), so this version test "
         "takes the wrong branch in HIP device code; left unchanged"

@@ -24,6 +24,18 @@ from hipify_py.rules.device_code import in_device_code
 from hipify_py.rules.identifiers import scanner_of
 from hipify_py.rules.platform_split import alone_statement, on_nvidia_side, split_for_nvidia
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+INLINE_PTX = D.Code(
+    "HPY501",
+    "inline-ptx",
+    D.Severity.ERROR,
+    "inline PTX assembly (asm / asm volatile) in device code or a #define body",
+    why="PTX is NVIDIA's virtual instruction set; hipcc cannot assemble it for AMD GPUs.",
+    example='asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));\n#define LANE_ID(r) asm '
+    'volatile("mov.u32 %0, %%laneid;" : "=r"(r))',
+    fix="Rewrite it with HIP intrinsics (__lane_id(), __builtin_amdgcn_*) or AMD GCN assembly.",
+)
+
 _ASM = re.compile(r"(?<![\w])(?:asm|__asm__|__asm)(?![\w])")
 # PTX giveaways: %% registers, .u32/.f32 type suffixes, PTX-only opcodes
 _PTX = re.compile(
@@ -108,7 +120,7 @@ def _report(ctx: Context, start: int, end: int, code: str, in_macro: bool = Fals
     ctx.stats.unconverted["asm"] += 1
     ctx.stats.unconverted_library["device"] += 1
     ctx.report(
-        D.INLINE_PTX,
+        INLINE_PTX,
         start,
         f"inline PTX{' in a #define body' if in_macro else ''} cannot be compiled for AMD "
         f"GPUs: {code}",

@@ -22,6 +22,32 @@ from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.rules.device_code import constant_value
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+CUB_WARP_TRANSPOSE_BLOCK = D.Code(
+    "HPY427",
+    "cub-warp-transpose-block",
+    D.Severity.ERROR,
+    "a hipCUB BlockLoad/BlockStore with a warp-transpose algorithm and a block that is not "
+    "whole 64-lane wavefronts",
+    why="CUB needs whole 32-lane warps for BLOCK_LOAD_WARP_TRANSPOSE; rocPRIM (under hipCUB) "
+    "static_asserts that the block size is a multiple of the wavefront, 64 on gfx942.",
+    example="cub::BlockLoad<int, 32, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>",
+    fix="Use a block of a multiple of 64 threads, or the DIRECT / TRANSPOSE algorithm.",
+)
+CUB_ALLOCATOR_ARGUMENTS = D.Code(
+    "HPY428",
+    "cub-allocator-constructor-arguments",
+    D.Severity.WARNING,
+    "a hipCUB CachingDeviceAllocator constructed with arguments: on HIP's NVIDIA platform it "
+    "has only a default constructor",
+    why="hipCUB's CUB backend (HIP's NVIDIA platform; hipCUB 5.7.1, 6.4.3 and 7.2.4 alike) "
+    "derives hipcub::CachingDeviceAllocator from cub::CachingDeviceAllocator without "
+    "forwarding its constructors, so a construction with bin_growth, min_bin, max_bin, ... "
+    "does not compile there; on AMD (the rocPRIM backend) it does.",
+    example="std::make_unique<cub::CachingDeviceAllocator>(2, 9, 29)",
+    fix="Construct it without arguments and call SetMaxCachedBytes, or build for AMD only.",
+)
+
 WAVEFRONT = 64
 _PRIMITIVE = re.compile(r"\b(?:hip)?cub\s*::\s*Block(Load|Store)\s*<")
 # a construction with a first argument: make_unique/make_shared<T>(x, new T(x,
@@ -44,7 +70,7 @@ def run(ctx: Context) -> None:
 def _allocator_arguments(ctx: Context) -> None:
     for match in _CONSTRUCTED.finditer(ctx.text):
         ctx.report(
-            D.CUB_ALLOCATOR_ARGUMENTS,
+            CUB_ALLOCATOR_ARGUMENTS,
             match.start(),
             "CachingDeviceAllocator constructed with arguments: on HIP's NVIDIA platform "
             "hipCUB's CUB backend gives it only a default constructor, so this builds on AMD only",
@@ -66,7 +92,7 @@ def _warp_transpose(ctx: Context) -> None:
         if threads is None or threads % WAVEFRONT == 0:
             continue
         ctx.report(
-            D.CUB_WARP_TRANSPOSE_BLOCK,
+            CUB_WARP_TRANSPOSE_BLOCK,
             match.start(),
             f"Block{match.group(1)} with {arguments[3].strip()} and {threads} threads "
             f"({threads_text}): rocPRIM requires whole 64-lane wavefronts for the warp-transpose "

@@ -15,6 +15,18 @@ import tree_sitter
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+REGISTER_REMOVED = D.Code(
+    "HPY801",
+    "register-removed",
+    D.Severity.INFO,
+    "removed the `register` storage class, which C++17 removed and hipcc's clang rejects",
+    why="nvcc accepts `register` with a warning; clang in C++17 mode rejects it as an error. "
+    "Compilers ignore the keyword, so removing it changes nothing.",
+    example="register int i = 0;",
+    fix="Nothing: it is removed.",
+)
+
 KEYWORD = "register"
 
 
@@ -33,7 +45,7 @@ def run(ctx: Context) -> None:
         if not reported:  # once per file: the fix is the same everywhere
             reported = True
             ctx.report(
-                D.REGISTER_REMOVED,
+                REGISTER_REMOVED,
                 node.start_byte,
                 "removed the `register` storage class (C++17 removed it; hipcc's clang rejects "
                 "it, nvcc ignored it)",

@@ -16,6 +16,99 @@ from hipify_py.rules.identifiers import scanner_of
 from hipify_py.tables.table import Row
 from hipify_py.tables.versions import Version, format_version, parse_version
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+FP8_FORMAT = D.Code(
+    "HPY430",
+    "fp8-format",
+    D.Severity.WARNING,
+    "fp8 types and conversions: the formats differ between AMD targets and from CUDA",
+    why="gfx942 implements the FNUZ fp8 variants (e4m3: largest value 240 instead of 448, no "
+    "negative zero, NaN encoded as 0x80); later targets implement CUDA's OCP formats.",
+    example="__nv_fp8_e4m3 x = __nv_fp8_e4m3(1.5f);",
+    fix="Pick the format with --fp8 fnuz|ocp (the FNUZ types need HIP >= 6.2, the OCP ones HIP "
+    ">= 6.3) and check results that depend on range or NaN.",
+)
+TEXTURE_REFERENCE = D.Code(
+    "HPY440",
+    "texture-reference",
+    D.Severity.ERROR,
+    "a texture or surface reference (texture<T, dim>, surface<void, dim>)",
+    why="Texture references were removed in CUDA 12 and are deprecated in HIP.  hipcc 5.7 for "
+    "gfx942 rejects surface references (no template named 'surface') and every fetch through "
+    "a texture reference (gfx942 has no texture hardware).",
+    example="texture<float, 1, cudaReadModeElementType> tex;",
+    fix="Read the data with global loads.",
+)
+TEXTURE_FETCH = D.Code(
+    "HPY441",
+    "texture-fetch",
+    D.Severity.ERROR,
+    "a texture or surface fetch (tex1Dfetch, tex2D, surf2Dread, ...)",
+    why="MI300 (gfx942) has no texture sampling units; hipcc 5.7 rejects the fetch there "
+    "('tex1Dfetch' is unavailable: The image/texture API not supported on the device).",
+    example="float v = tex1Dfetch<float>(tex, i);",
+    fix="Replace the fetch with a global load and do filtering or addressing by hand.",
+)
+DEVICE_PROP_VALUE = D.Code(
+    "HPY450",
+    "device-prop-differs",
+    D.Severity.INFO,
+    "a cudaDeviceProp field or device attribute whose value differs on AMD GPUs (shared "
+    "memory, registers, compute capability, L2)",
+    why="Code that sizes work from NVIDIA's numbers, or tests the compute capability, takes the "
+    "wrong path on gfx942.",
+    example="if (prop.major >= 8) use_tensor_cores();\ncudaDeviceGetAttribute(&v, "
+    "cudaDevAttrMaxSharedMemoryPerBlock, dev);",
+    fix="Use the values HIP reports, and gcnArchName instead of major/minor.",
+)
+DEVICE_WARP_SIZE = D.Code(
+    "HPY451",
+    "device-warp-size-query",
+    D.Severity.WARNING,
+    "the warp size read from the device (cudaDeviceProp::warpSize, cudaDevAttrWarpSize): 64 "
+    "on gfx942",
+    why="Host code that reads the warp size usually goes on to size masks, shared arrays or "
+    "lane math for 32 lanes; on gfx942 the value is 64, so those sizes are half of what the "
+    "wavefront needs.",
+    example="int lanes = prop.warpSize;\nunsigned full = (1u << lanes) - 1;  // 32-bit mask",
+    fix="Keep using the value, and make everything sized by it work for 64: 64-bit masks, "
+    "blockDim.x / warpSize warps per block.",
+)
+DEVICE_PROP_FIELD_MISSING = D.Code(
+    "HPY452",
+    "device-prop-field-missing",
+    D.Severity.WARNING,
+    "a cudaDeviceProp field that the target HIP's hipDeviceProp_t lacks (added in HIP 6.0, "
+    "removed, or named differently)",
+    why="hipDeviceProp_t gained most of cudaDeviceProp's fields in HIP 6.0 (HIP 5.7.1 lacks "
+    "unifiedAddressing, asyncEngineCount, the texture and surface limits, ...), and a few "
+    "CUDA fields have other names in HIP; the access does not compile.",
+    example="if (prop.unifiedAddressing) ...   // --hip-version 5.7",
+    fix="Target a HIP that has the field, use the HIP name the hint gives, or query the value "
+    "with hipDeviceGetAttribute.",
+)
+HALF2_MEMBER = D.Code(
+    "HPY460",
+    "half2-member",
+    D.Severity.WARNING,
+    "half2 .x / .y member access",
+    why="In CUDA they are __half values; in HIP they are the raw unsigned short bits, so "
+    "arithmetic on them silently uses the bit pattern as an integer.",
+    example="float lo = __half2float(h.x);\nfloat hi = __half2float(hp[i].y);",
+    fix="Use __low2half(h) / __high2half(h).",
+)
+BF16_NO_OPERATORS = D.Code(
+    "HPY461",
+    "bf16-no-operators",
+    D.Severity.WARNING,
+    "bfloat16 used with a target HIP whose __hip_bfloat16 has no operators",
+    why="HIP 5.7.1's __hip_bfloat16 is a plain struct: `a + b`, `a < b` and `float(a)` do not "
+    "compile (hipcc 5.7.1), where CUDA's __nv_bfloat16 has them; HIP 6.4.3 and 7.2.4 have them.",
+    example="__nv_bfloat16 s = a + b;  // with --hip-version 5.7",
+    fix="Use the functions (__hadd, __hlt, __bfloat162float, __float2bfloat16), or target a "
+    "newer HIP.",
+)
+
 FP8_PREFIXES = (
     "__nv_fp8",
     "__NV_E4M3",
@@ -114,7 +207,7 @@ def _bf16_operators(ctx: Context) -> None:
         return
     start = min(found)
     ctx.report(
-        D.BF16_NO_OPERATORS,
+        BF16_NO_OPERATORS,
         start,
         "HIP < 6.2's __hip_bfloat16 has no arithmetic, comparison or float-conversion operators: "
         "a + b, a < b and float(x) on bfloat16 values do not compile with this target",
@@ -196,7 +289,7 @@ def _fp8(ctx: Context) -> None:
             f"{format_version(ctx.target_hip)}); translated, it would use {detail}"
         )
     ctx.report(
-        D.FP8_FORMAT,
+        FP8_FORMAT,
         first_start,
         message,
         hint="choose with --fp8 fnuz|ocp (default: what --offload-arch has); compare "
@@ -237,7 +330,7 @@ def _textures(ctx: Context) -> None:
         if scanner.classify(match.start(1), match.end(1))[0] != "code":
             continue
         ctx.report(
-            D.TEXTURE_REFERENCE,
+            TEXTURE_REFERENCE,
             match.start(),
             f"a {match.group(1)} reference: removed in CUDA 12 and deprecated in HIP; "
             + (
@@ -254,7 +347,7 @@ def _textures(ctx: Context) -> None:
         if scanner.classify(match.start(1), match.end(1))[0] != "code":
             continue
         ctx.report(
-            D.TEXTURE_FETCH,
+            TEXTURE_FETCH,
             match.start(1),
             f"{match.group(1)}: texture and surface fetches do not compile for gfx942 (MI300 "
             "has no texture sampling units; hipcc: 'The image/texture API not supported on "
@@ -369,7 +462,7 @@ def _field_in_target(ctx: Context, start: int, what: str, name: str) -> bool:
         missing = f"HIP {format_version(field.hip_removed)} removed it from hipDeviceProp_t"
     if missing:
         ctx.report(
-            D.DEVICE_PROP_FIELD_MISSING,
+            DEVICE_PROP_FIELD_MISSING,
             start,
             f"{what}: {missing} (target: HIP {format_version(target)}), so this does not compile",
             hint=field.hint
@@ -386,7 +479,7 @@ def _field_in_target(ctx: Context, start: int, what: str, name: str) -> bool:
 def _report_prop(ctx: Context, start: int, what: str, field: str) -> None:
     if field == "warpSize":
         ctx.report(
-            D.DEVICE_WARP_SIZE,
+            DEVICE_WARP_SIZE,
             start,
             f"{what} is 64 on gfx942 (32 on NVIDIA GPUs): code that sizes masks, shared "
             "arrays or lane math from it, or assumes it is 32, is wrong on a 64-lane wavefront",
@@ -396,7 +489,7 @@ def _report_prop(ctx: Context, start: int, what: str, field: str) -> None:
         )
         return
     ctx.report(
-        D.DEVICE_PROP_VALUE,
+        DEVICE_PROP_VALUE,
         start,
         f"{what} has a different value on AMD GPUs: {prop_fields()[field].differs}",
         hint="do not hard-code NVIDIA limits; size work from the values HIP reports",
@@ -419,7 +512,7 @@ def _half2_members(ctx: Context) -> None:
         if scanner.classify(match.start(1), match.end(1))[0] != "code":
             continue
         ctx.report(
-            D.HALF2_MEMBER,
+            HALF2_MEMBER,
             match.start(),
             f"{' '.join(match.group(0).split())}: in CUDA a __half, in HIP the raw unsigned short "
             "bits of the half, so arithmetic on it silently uses the bit pattern as an integer",

@@ -18,6 +18,22 @@ import tree_sitter
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+PROJECT_HIP_PATH = D.Code(
+    "HPY113",
+    "project-hip-path",
+    D.Severity.WARNING,
+    "a branch of the project's own HIP path (#ifdef __HIP_PLATFORM_AMD__) that hipcc compiles",
+    why="nvcc never took a branch that tests __HIP_PLATFORM_AMD__, __HIPCC__ or __HIP__; "
+    "hipcc for AMD defines them, so the translation compiles it. It was written for the "
+    "project's own HIP build, whose headers and defines the translated build may lack "
+    "(ctransformers calls rocblas_initialize() there; its rocblas.h include sits in a "
+    "GGML_USE_HIPBLAS shim branch that the CUDA build does not take).",
+    example="#ifdef __HIP_PLATFORM_AMD__\n    rocblas_initialize();\n#endif",
+    fix="Make what the branch uses available in the translated build (the header, or the "
+    "project's own HIP build macro), or guard the branch with the project's HIP macro.",
+)
+
 _MACROS = ("__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIPCC__", "__HIP__")
 _POSITIVE = re.compile(
     r"(?<![!\w])\s*defined\s*\(?\s*(" + "|".join(_MACROS) + r")\b"
@@ -61,7 +77,7 @@ def run(ctx: Context) -> None:
             continue
         first = start + len(text) - len(text.lstrip())
         ctx.report(
-            D.PROJECT_HIP_PATH,
+            PROJECT_HIP_PATH,
             first,
             "this branch is the project's own HIP path (it tests a HIP platform macro): nvcc "
             "never compiled it, hipcc for AMD does; it calls "

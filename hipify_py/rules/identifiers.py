@@ -44,6 +44,138 @@ from hipify_py.rules.platform_split import (
 from hipify_py.tables.table import Row
 from hipify_py.tables.versions import format_version
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+UNSUPPORTED_API = D.Code(
+    "HPY101",
+    "unsupported-api",
+    D.Severity.ERROR,
+    "a CUDA API with no HIP equivalent; left unchanged",
+    why="The code will not compile for AMD GPUs until this call is replaced.",
+    example="cudaGraphInstantiateWithParams(...)",
+    fix="Rewrite the code around the missing API or implement it on top of what HIP offers.  "
+    "For the SIMD video intrinsics (__vsub4, __vcmpne4, ...), the cache-hint loads and stores "
+    "(__stcs, __ldlu, ...) and umin/umax, pass --compat: hipify_py_compat.h provides them "
+    "(the hint says so).  NVML calls whose AMD SMI counterpart has another shape (device "
+    "count and handles, memory, utilization, temperature, power, clocks) become, with "
+    "--compat, hipify_nvml_* functions of that header over AMD SMI; for the other NVML calls "
+    "the hint names the AMD SMI call to use.",
+)
+UNKNOWN_CUDA_NAME = D.Code(
+    "HPY102",
+    "unknown-cuda-name",
+    D.Severity.WARNING,
+    "an identifier that looks like CUDA API but is not in the mapping tables; left unchanged",
+    why="It may be a newer CUDA API than our tables know, or a project name that merely "
+    "looks like CUDA.  Either way nobody translated it.",
+    fix="If it is the project's own name, ignore this (or suppress it); otherwise port it by hand.",
+    example="cudaFooBarNewIn13(x);",
+)
+DEPRECATED_API = D.Code(
+    "HPY104",
+    "deprecated-cuda-api",
+    D.Severity.INFO,
+    "a deprecated CUDA API; translated, but consider the replacement",
+    why="CUDA may drop it in a later release; HIP keeps it for now, so the translation builds.",
+    example="cudaThreadSynchronize();",
+    fix="Move to the replacement the message names (cudaDeviceSynchronize here).",
+)
+REMOVED_API = D.Code(
+    "HPY105",
+    "removed-cuda-api",
+    D.Severity.WARNING,
+    "a CUDA API removed from newer CUDA; translated where HIP has it",
+    why="HIP may drop it too (texture references, for example, are deprecated in HIP).",
+    fix="Move to the API CUDA replaced it with, which HIP usually has as well.",
+    example="texture<float, 1, cudaReadModeElementType> tex;",
+)
+EXPERIMENTAL_API = D.Code(
+    "HPY106",
+    "experimental-hip-api",
+    D.Severity.INFO,
+    "the HIP counterpart is marked experimental",
+    why="Experimental HIP APIs may change their behaviour or signature between ROCm releases.",
+    example="cublasSgemm_64(handle, ...)  // hipblasSgemm_v2_64, experimental in hipBLAS",
+    fix="Pin the ROCm version you build with, or avoid the API.",
+)
+STRING_MENTION = D.Code(
+    "HPY107",
+    "cuda-name-in-string",
+    D.Severity.INFO,
+    "a string literal names a CUDA API; strings are not rewritten without --rewrite-strings",
+    why="A name in a string is usually a log message; when it is a symbol looked up at run time "
+    "(dlsym, nvrtc) it must be renamed too.",
+    example='printf("cudaMalloc failed\\n");',
+    fix="Rename it by hand where the string is looked up at run time, or translate with "
+    "--rewrite-strings.",
+)
+ROC_ARGUMENT_CAST = D.Code(
+    "HPY115",
+    "roc-argument-cast",
+    D.Severity.INFO,
+    "with --roc, a call's complex, half or bfloat16 arguments are cast to the ROC library's own "
+    "types (same layout), or inputs to the non-const pointer the ROC function declares",
+    why="rocBLAS, rocSOLVER and rocSPARSE take rocblas_float_complex*, rocblas_half*, "
+    "rocsparse_double_complex*, ... where CUDA's calls take cuComplex*, __half*, ...; the file "
+    "keeps HIP's types (hipFloatComplex, __half, __hip_bfloat16), which its arithmetic "
+    "(hipCaddf, __hadd, kernels) needs, and the values have the same layout, so the pointers "
+    "are cast at the call.  MIOpen declares some inputs it only reads void* where cuDNN has "
+    "const void* (batch normalization's alpha, beta, scale, bias): those are cast to void*, "
+    "and the note says so.",
+    example="cublasCgemm(h, ..., alpha, A, ...)  // rocblas_cgemm(h, ..., "
+    "(const rocblas_float_complex*)(alpha), ...)",
+    fix="Nothing to do.  To drop the casts, declare the values with the ROC types.",
+)
+ASSUMED_CUDA_VERSION = D.Code(
+    "HPY111",
+    "assumed-cuda-version",
+    D.Severity.WARNING,
+    "a CUDA version macro used as a value becomes the CUDA release HIP's API follows (11070)",
+    why="hipcc defines neither CUDART_VERSION nor CUDA_VERSION, and an undefined name reads as 0 "
+    "in #if: `#if CUDART_VERSION < 11020` would select the oldest CUDA branch (ggml's "
+    "`#define CUBLAS_COMPUTE_32F CUDA_R_32F`) and a minimum-version `#error` would fire. The "
+    "use becomes 11070 (CUDA 11.7): HIP 5.7.1 to 7.2.4 keep CUDA 11's signatures where CUDA 12 "
+    "changed them (hipGraphInstantiate, hipGraphExecUpdate) and lack what CUDA 11.8 and later "
+    "added (programmatic dependent launch, fp8/fp4 types), so the branch for CUDA 11.7 is the "
+    "one HIP translates best. In an #if, HIP's NVIDIA platform keeps CUDA's own value "
+    "(`(CUDART_VERSION + !defined(__HIP_PLATFORM_NVIDIA__) * 11070)`): its CUDA headers define "
+    "it. A defined() / #ifdef test stays and is reported (HPY101).",
+    example="#if CUDART_VERSION < 11020\n#define CUBLAS_COMPUTE_32F CUDA_R_32F\n#endif",
+    fix="Check that the branch selected is the one HIP supports; for a test of HIP itself use "
+    "HIP_VERSION (<hip/hip_version.h>).",
+)
+LEGACY_CUBLAS = D.Code(
+    "HPY112",
+    "legacy-cublas-api",
+    D.Severity.ERROR,
+    "a call of the legacy cuBLAS API (cublas.h: no handle, scalars by value); hipBLAS has only "
+    "the handle API, so it is left unchanged (the hint gives the v2 call to write)",
+    why="cublas.h declares cublasSscal(n, alpha, x, incx) and friends without a handle; "
+    "cublas_v2.h redefines the same names as the handle API, which is what hipBLAS and "
+    "rocBLAS have.  Renamed, the call would be a handle-less hipblasSscal(n, ...) that does not "
+    "compile, so it is not renamed.",
+    example="#include <cublas.h>\ncublasSscal(n, 2.0f, d_x, 1);",
+    fix="Port the file to cublas_v2.h (a cublasHandle_t from cublasCreate, scalars by "
+    "pointer, results through the last argument) as the hint shows, and translate again; "
+    "cublasInit/cublasShutdown become cublasCreate/cublasDestroy, cublasAlloc/cublasFree "
+    "cudaMalloc/cudaFree.",
+)
+HINT_CALL_DROPPED = D.Code(
+    "HPY114",
+    "hint-call-dropped",
+    D.Severity.WARNING,
+    "a call that only sets a hint HIP cannot take becomes its success status",
+    why="Some calls only allow a library a faster way to compute (cublasSetMathMode with "
+    "CUBLAS_TF32_TENSOR_OP_MATH). hipBLAS before 2.1 (ROCm 6.1) has no math mode, and "
+    "hipBLAS's rocBLAS backend answers every mode but the default and XF32 with "
+    "HIPBLAS_STATUS_NOT_SUPPORTED, which a checked call (ggml's CUBLAS_CHECK) turns into an "
+    "abort at run time. Either way the library computes as CUBLAS_DEFAULT_MATH does. Where "
+    "the call's arguments have no effects, the translation replaces it with its success "
+    "status.",
+    example="CUBLAS_CHECK(cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH));\n"
+    "// becomes: CUBLAS_CHECK(HIPBLAS_STATUS_SUCCESS);",
+    fix="Nothing, if the library's default (full precision) is acceptable.",
+)
+
 IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
 
 # Unknown identifiers with these shapes are CUDA API until proven otherwise.
@@ -532,7 +664,7 @@ def run(ctx: Context) -> None:
             elif row.hip and row.hip != name and name not in strings_seen:
                 strings_seen.add(name)
                 ctx.report(
-                    D.STRING_MENTION,
+                    STRING_MENTION,
                     start,
                     f"string literal mentions {name}; left unchanged",
                     hint="pass --rewrite-strings to rename names inside strings",
@@ -678,7 +810,7 @@ def _assume_value(ctx: Context, row: Row, start: int, end: int) -> None:
     ctx.stats.converted[(row.library, row.kind)] += 1
     ctx.references.append((start, row.cuda, text, row.library))
     ctx.report(
-        D.ASSUMED_CUDA_VERSION,
+        ASSUMED_CUDA_VERSION,
         start,
         f"{row.cuda} -> {row.value}: hipcc for AMD does not define it (it would read as 0 in "
         "#if and select the oldest CUDA branch); the translation assumes the CUDA release "
@@ -751,7 +883,7 @@ def _rename(
                 row,
                 name,
                 end,
-                D.LEGACY_CUBLAS,
+                LEGACY_CUBLAS,
                 start,
                 f"{name} is the legacy cuBLAS API (cublas.h, no handle), which hipBLAS does not "
                 "have; left unchanged",
@@ -835,7 +967,7 @@ def _rename(
                 row,
                 name,
                 end,
-                D.UNSUPPORTED_API,
+                UNSUPPORTED_API,
                 start,
                 f"{name}{form} has no HIP equivalent ({_describe(row)}); left unchanged",
                 hint=f"{compat.hint} ({compat.names[name]})",
@@ -859,7 +991,7 @@ def _rename(
             row,
             name,
             end,
-            D.UNSUPPORTED_API,
+            UNSUPPORTED_API,
             start,
             f"{name}{form} has no HIP equivalent ({_describe(row)}); left unchanged",
             hint=row.hint or row.note or "port this use by hand",
@@ -905,7 +1037,7 @@ def _rename(
             row,
             name,
             end,
-            D.UNSUPPORTED_API,
+            UNSUPPORTED_API,
             start,
             f"{name} -> {target} was removed in ROCm {row.roc_removed}; left unchanged",
             hint=row.hint or "port this use by hand",
@@ -922,7 +1054,7 @@ def _rename(
             row,
             name,
             end,
-            D.UNSUPPORTED_API,
+            UNSUPPORTED_API,
             start,
             f"{name} -> {target} was removed in HIP {row.hip_removed}; left unchanged",
             hint=row.hint or "port this use by hand",
@@ -991,7 +1123,7 @@ def _rename(
             ctx.nvidia_aliases.add(row.nvidia_alias)
     if row.cuda_removed:
         ctx.report(
-            D.REMOVED_API,
+            REMOVED_API,
             start,
             f"{name} was removed in CUDA {row.cuda_removed}; translated to {target}",
             hint=row.hint,
@@ -1000,7 +1132,7 @@ def _rename(
         )
     elif row.cuda_deprecated:
         ctx.report(
-            D.DEPRECATED_API,
+            DEPRECATED_API,
             start,
             f"{name} is deprecated since CUDA {row.cuda_deprecated}; translated to {target}",
             hint=row.hint,
@@ -1009,7 +1141,7 @@ def _rename(
         )
     if row.hip_experimental and not using_roc:
         ctx.report(
-            D.EXPERIMENTAL_API,
+            EXPERIMENTAL_API,
             start,
             f"{target} is experimental in HIP {row.hip_experimental}",
             name=name,
@@ -1030,7 +1162,7 @@ def _compat_rename(ctx: Context, row: Row, start: int, end: int) -> None:
             row,
             name,
             end,
-            D.UNSUPPORTED_API,
+            UNSUPPORTED_API,
             start,
             f"{name} has no HIP equivalent ({_describe(row)}); left unchanged",
             hint=f"{compat.hint} ({rename.gives}); {row.hint}",
@@ -1270,7 +1402,7 @@ def _to_success_value(ctx: Context, row: Row, start: int, call: Call, reason: st
     ctx.stats.converted[(row.library, row.kind)] += 1
     ctx.references.append((start, row.cuda, row.success_value, row.library))
     ctx.report(
-        D.HINT_CALL_DROPPED,
+        HINT_CALL_DROPPED,
         start,
         f"{row.cuda}(...) -> {row.success_value}: {reason}; the call only sets a hint, so the "
         "translation drops it and keeps its success status",
@@ -1379,7 +1511,7 @@ def _report_roc_casts(
     found = ctx.table.roc_casts.get(row.cuda)
     why = found.why if found is not None and found.why else "the HIP types have the same layout"
     ctx.report(
-        D.ROC_ARGUMENT_CAST,
+        ROC_ARGUMENT_CAST,
         start,
         f"{row.cuda} -> {target}: {made} argument{'s' if made > 1 else ''} cast to "
         f"{', '.join(types)} ({why})",
@@ -1428,7 +1560,7 @@ def _report_unknown(ctx: Context, scanner: Scanner, unknown: list[tuple[int, int
         ctx.stats.unconverted[name] += 1
         ctx.stats.unconverted_library["unknown"] += 1
         ctx.report(
-            D.UNKNOWN_CUDA_NAME,
+            UNKNOWN_CUDA_NAME,
             start,
             f"{name} looks like CUDA API but is not in the mapping tables; left unchanged",
             hint="if it is your project's own name, suppress this with --ignore HPY102",

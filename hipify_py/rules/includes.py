@@ -23,6 +23,20 @@ from hipify_py.rules.platform_split import on_nvidia_side
 from hipify_py.tables.table import HeaderRow
 from hipify_py.tables.versions import format_version
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+UNSUPPORTED_HEADER = D.Code(
+    "HPY201",
+    "unsupported-header",
+    D.Severity.ERROR,
+    "a CUDA header with no HIP counterpart; left unchanged",
+    fix="Remove the include and port what it provided (see the hint).  "
+    "<cooperative_groups/reduce.h> and <cooperative_groups/scan.h>: pass --compat, which "
+    "replaces them with hipify_py_compat.h.",
+    why="The file includes a CUDA header that ROCm has no counterpart for, so it cannot compile "
+    "for AMD GPUs.",
+    example="#include <mma.h>",
+)
+
 RUNTIME_HEADER = "hip/hip_runtime.h"
 # Headers that already give a file everything <hip/hip_runtime.h> gives.
 _RUNTIME_PROVIDERS = frozenset({RUNTIME_HEADER})
@@ -427,7 +441,7 @@ def _target(ctx: Context, row: HeaderRow, path: IncludePath, name: str) -> str |
         ctx.stats.unconverted[f"<{name}>"] += 1
         ctx.stats.unconverted_library[row.library or "headers"] += 1
         ctx.report(
-            D.UNSUPPORTED_HEADER,
+            UNSUPPORTED_HEADER,
             path.start_byte,
             f"<{name}> has no HIP counterpart; left unchanged",
             hint=_compat_hint(name) or row.hint or row.note,

@@ -21,6 +21,30 @@ from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.engine.parse import captures, parse
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+LAUNCH_NOT_REWRITTEN = D.Code(
+    "HPY301",
+    "launch-not-rewritten",
+    D.Severity.WARNING,
+    "a <<<...>>> launch could not be rewritten to hipLaunchKernelGGL; it was kept as is",
+    why="hipcc accepts the triple-chevron syntax, so the code still builds with hipcc.",
+    example="LAUNCH_MACRO(kernel)<<<grid, block>>>(args);",
+    fix="Nothing: hipcc compiles <<<...>>>; rewrite it to hipLaunchKernelGGL by hand if you need "
+    "that form.",
+)
+DEVICE_SIDE_RUNTIME = D.Code(
+    "HPY302",
+    "device-side-runtime",
+    D.Severity.ERROR,
+    "a kernel launch or runtime API call in device code (CUDA dynamic parallelism)",
+    why="CUDA's device runtime lets a kernel launch kernels and call cudaMalloc, "
+    "cudaStreamCreate or cudaDeviceSynchronize; HIP has no device-side runtime, so hipcc "
+    "rejects these as calls to host functions.",
+    example="__global__ void parent() { child<<<1, 32>>>(); cudaDeviceSynchronize(); }",
+    fix="Move the launch or call to the host, before or after the kernel; device code may use "
+    "malloc/free for allocation.",
+)
+
 _LAUNCHES = "(call_expression (kernel_call_syntax) @config) @call"
 _WRAP_PREFIX = "void __hipify_py_macro_body__() {\n"
 _WRAP_SUFFIX = "\n;}\n"
@@ -79,7 +103,7 @@ def _report_device_side(ctx: Context, sites: list[_Site]) -> None:
             kernel = site.call.child_by_field_name("function")
             name = ctx.node_text(kernel) if kernel is not None else "kernel"
             ctx.report(
-                D.DEVICE_SIDE_RUNTIME,
+                DEVICE_SIDE_RUNTIME,
                 site.call.start_byte,
                 f"{name}<<<...>>> launched from device code (CUDA dynamic parallelism): HIP "
                 "cannot launch kernels from the GPU",
@@ -99,7 +123,7 @@ def _report_device_side(ctx: Context, sites: list[_Site]) -> None:
         ):
             continue
         ctx.report(
-            D.DEVICE_SIDE_RUNTIME,
+            DEVICE_SIDE_RUNTIME,
             offset,
             f"{cuda} called from device code (CUDA's device runtime): HIP's runtime API is "
             "host-only, so hipcc rejects the call",
@@ -156,7 +180,7 @@ def _rewrite(ctx: Context, site: _Site) -> None:
     where = site.base + call.start_byte
     if function is None or arguments is None or not 2 <= len(parts) <= 4:
         ctx.report(
-            D.LAUNCH_NOT_REWRITTEN,
+            LAUNCH_NOT_REWRITTEN,
             where,
             f"launch configuration has {len(parts)} parameters (expected 2 to 4); "
             "kept as <<<...>>>",
@@ -165,14 +189,14 @@ def _rewrite(ctx: Context, site: _Site) -> None:
     if len(commas) != len(parts) - 1 or config.has_error:
         # fuzz finding: parts the parser recovered without commas between them
         ctx.report(
-            D.LAUNCH_NOT_REWRITTEN,
+            LAUNCH_NOT_REWRITTEN,
             where,
             "the launch configuration could not be parsed; kept as <<<...>>>",
         )
         return
     if not _is_statement(site):
         ctx.report(
-            D.LAUNCH_NOT_REWRITTEN,
+            LAUNCH_NOT_REWRITTEN,
             where,
             "launch used as an expression, not a statement; hipLaunchKernelGGL is a statement, "
             "so the launch was kept as <<<...>>>",

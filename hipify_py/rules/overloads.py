@@ -18,6 +18,20 @@ import tree_sitter
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+OVERLOAD_COLLISION = D.Code(
+    "HPY802",
+    "overload-collision",
+    D.Severity.ERROR,
+    "two overloads whose CUDA parameter types become the same HIP type: a redefinition",
+    why="HIP has one type where CUDA has two (cudaError_t and CUresult both become hipError_t; "
+    "cudaStream_t and CUstream both hipStream_t), so overloads that differ only there "
+    "collide after translation.",
+    example="const char* name(cudaError_t e);\nconst char* name(CUresult e);",
+    fix="Delete the overload the message names (its body usually duplicates the other's), or "
+    "rename one of them.",
+)
+
 _PARAMETERS = ("parameter_declaration", "optional_parameter_declaration")
 _SCOPES = ("namespace_definition", "class_specifier", "struct_specifier")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -48,7 +62,7 @@ def run(ctx: Context) -> None:
         reported.add((name, original))
         where = f" (line {ctx.lines.line_of(first[1])})"
         ctx.report(
-            D.OVERLOAD_COLLISION,
+            OVERLOAD_COLLISION,
             name_node.start_byte,
             f"{name}({original}) and {name}({first[0]}){where} both become "
             f"{name}({translated}) in HIP: a redefinition",

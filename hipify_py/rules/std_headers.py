@@ -15,6 +15,21 @@ from hipify_py.engine.words import occurrences
 from hipify_py.rules.identifiers import scanner_of
 from hipify_py.tables.versions import Version, format_version, parse_version
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+STD_HEADER_ADDED = D.Code(
+    "HPY203",
+    "std-header-added",
+    D.Severity.INFO,
+    "inserted #include <string.h> (or <cstring>): CUDA's runtime header brings it in, HIP >= "
+    "7.0's does not",
+    why="CUDA's runtime header includes string.h (crt/common_functions.h), so CUDA code calls "
+    "memcpy or strlen with only the runtime included; HIP 7.0 trimmed the headers "
+    "hip_runtime.h includes, and with HIP 7.2 such a call is an undeclared identifier.",
+    example="#include <cuda_runtime.h>\nvoid f(char* a, const char* b) { memcpy(a, b, 4); }",
+    fix="Nothing: the include is what HIP >= 7.0 needs (<cstring> where the calls are "
+    "std::memcpy, else the C header, valid in C and C++).",
+)
+
 DATA = Path(__file__).resolve().parent.parent / "data" / "runtime_std_headers.yaml"
 
 
@@ -54,7 +69,7 @@ def run(ctx: Context, resulting: set[str]) -> None:
         header = row.cxx if qualified else row.header
         ctx.needed_headers.add(header)
         ctx.report(
-            D.STD_HEADER_ADDED,
+            STD_HEADER_ADDED,
             offset,
             f"inserted #include <{header}> for {name}: CUDA's runtime header includes it, "
             f"HIP >= {format_version(dropped_from)}'s <hip/hip_runtime.h> does not",

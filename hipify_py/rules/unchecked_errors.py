@@ -13,6 +13,21 @@ from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.identifiers import scanner_of
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+UNCHECKED_HIP_ERROR = D.Code(
+    "HPY110",
+    "unchecked-hip-error",
+    D.Severity.INFO,
+    "a HIP call whose hipError_t result is discarded: hipcc warns (hipError_t is [[nodiscard]])",
+    why="hip_runtime_api.h declares hipError_t [[nodiscard]] from C++17 on (HIP 5.7.1, 6.4.3 "
+    "and 7.2.4 alike; hipcc's clang defaults to C++17), so every call statement that drops the "
+    "result warns 'ignoring return value of type hipError_t'; CUDA's cudaError_t is not "
+    "nodiscard, so the CUDA build was quiet.  Reported once per file.",
+    example="cudaMalloc(&p, n);\ncudaDeviceSynchronize();",
+    fix="Check the result with the project's error macro, or cast it to (void) where ignoring it "
+    "is meant.",
+)
+
 DATA = Path(__file__).resolve().parent.parent / "data" / "hip_error_functions.yaml"
 
 
@@ -55,7 +70,7 @@ def run(ctx: Context) -> None:
     count = len(sites)
     more = f"; {count - 1} more call{'s' if count > 2 else ''} in this file" if count > 1 else ""
     ctx.report(
-        D.UNCHECKED_HIP_ERROR,
+        UNCHECKED_HIP_ERROR,
         start,
         f"{hip}(...) drops its hipError_t, which HIP declares [[nodiscard]]: hipcc warns "
         f"'ignoring return value' here{more}",

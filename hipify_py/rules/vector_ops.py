@@ -19,6 +19,22 @@ import tree_sitter
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+VECTOR_OPERATOR = D.Code(
+    "HPY803",
+    "vector-compound-operator",
+    D.Severity.WARNING,
+    "a compound assignment operator (+=, *=, ...) defined for a CUDA vector type, which HIP's "
+    "vector types have as a member",
+    why="CUDA's float2, int4, ... are plain structs, so helper_math.h-style code defines "
+    "operator+= for them; HIP's AMD vector types define the same operators as members, so "
+    "every call is ambiguous under hipcc.",
+    example="inline __host__ __device__ void operator+=(float2 &a, float2 b) { a.x += b.x; "
+    "a.y += b.y; }",
+    fix="Wrapped in #if !defined(__HIP_PLATFORM_AMD__) (HIP's member does the same on AMD); "
+    "a definition that shares its lines with other code is only reported: guard it by hand.",
+)
+
 GUARD = "#if !defined(__HIP_PLATFORM_AMD__)"
 _COMPOUND = re.compile(r"operator\s*(\+=|-=|\*=|/=|%=|&=|\|=|\^=|<<=|>>=)")
 _VECTOR = re.compile(r"\b(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]\b")
@@ -50,7 +66,7 @@ def run(ctx: Context) -> None:
         elif start is not None and _guarded(ctx, start):
             continue  # wrapped by an earlier run
         ctx.report(
-            D.VECTOR_OPERATOR,
+            VECTOR_OPERATOR,
             name.start_byte,
             f"{operator}({ctx.node_text(first)}, ...) duplicates the member operator of HIP's "
             "vector types: calls would be ambiguous under hipcc"

@@ -41,6 +41,96 @@ from hipify_py.engine.words import occurrences
 from hipify_py.rules.device_code import Declared, declared_name, function_name, visible
 from hipify_py.rules.identifiers import OWNED_BY_RULES, directive_in, scanner_of
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+WARP_PARTIAL_MASK = D.Code(
+    "HPY401",
+    "partial-warp-mask",
+    D.Severity.WARNING,
+    "a warp function with a partial or computed mask (HIP >= 6.2): lane numbers differ on wave64",
+    why="HIP's masks are 64-bit and a gfx942 wavefront has lanes 0-63; a mask built for 32 "
+    "lanes leaves half the wavefront out.  The mask is given a 64-bit type (HIP rejects a "
+    "32-bit mask type at compile time), which keeps the same lane numbers: a mask that was "
+    "meant as every lane (a 32-bit full mask in a parameter or variable) then names lanes "
+    "0-31 only.",
+    example="__shfl_xor_sync(0x0000ffff, v, 1, 16)",
+    fix="Build the mask as unsigned long long over warpSize lanes (__ballot_sync, __activemask); "
+    "use 0xffffffffffffffffULL for every lane.",
+)
+WARP_MASK_NEEDS_62 = D.Code(
+    "HPY402",
+    "masked-warp-function-needs-hip-6.2",
+    D.Severity.ERROR,
+    "a warp function with a partial, computed or side-effecting mask has no counterpart "
+    "before HIP 6.2; left unchanged",
+    why="HIP < 6.2 has only the mask-less __shfl/__ballot/__any/__all, which act on every active "
+    "lane; which rewrite keeps the meaning of a mask depends on which lanes execute the call, "
+    "which only the author knows, so the call is left (and does not compile).",
+    example="__ballot_sync(lanes, pred)  // with --hip-version 5.7",
+    fix="Apply the rewrite the hint gives when it holds ((__ballot(pred) & (lanes)) for a vote "
+    "whose mask names lanes that all execute it; the mask-less shuffle when the mask names "
+    "exactly the lanes taking part), or target HIP >= 6.2.",
+)
+WARP_NARROW_BALLOT = D.Code(
+    "HPY403",
+    "narrow-ballot-result",
+    D.Severity.WARNING,
+    "a ballot / active mask result kept in 32 bits (variable, field, return value, cast) "
+    "or given to a 32-bit bit function",
+    why="HIP returns one bit per lane of a wave64: 64 bits.  A 32-bit variable, __popc or __clz "
+    "sees lanes 0-31 only.",
+    example="unsigned b = __ballot_sync(~0u, x > 0);\nauto c = __ballot_sync(~0u, y > 0);\nint n = "
+    "__clz(c);",
+    fix="Use unsigned long long and __popcll / __ffsll / __clzll / __brevll (__popc and __ffs of a "
+    "ballot, or of a 64-bit variable holding one, are rewritten).",
+)
+WARP_SYNCWARP = D.Code(
+    "HPY404",
+    "syncwarp-helper",
+    D.Severity.INFO,
+    "__syncwarp became hipify_py_syncwarp, a helper defined at the top of the file",
+    why="HIP declares no __syncwarp; a wavefront runs in lockstep, so a wavefront barrier "
+    "with release/acquire fences gives the same ordering.",
+    example="__syncwarp();",
+    fix="Nothing; where the code relies on __syncwarp(mask) synchronising part of a warp, check "
+    "that a wavefront barrier is right.",
+)
+WARP_SYNC_OPT_IN = D.Code(
+    "HPY405",
+    "warp-sync-opt-in",
+    D.Severity.INFO,
+    "the _sync warp functions need HIP >= 6.2; defined HIP_ENABLE_WARP_SYNC_BUILTINS, which "
+    "HIP 6.2 to 6.4 need for them",
+    why="HIP 6.2 to 6.4 declare __shfl_sync, __ballot_sync, ... only when "
+    "HIP_ENABLE_WARP_SYNC_BUILTINS is defined before <hip/hip_runtime.h>; HIP 7.0 declares them by "
+    "default (6.4.3's and 7.2.4's amd_warp_sync_functions.h).",
+    example="v += __shfl_down_sync(0xffffffff, v, 1);  // with --hip-version 6.2",
+    fix="With HIP 6.2-6.4, nothing (if another header includes hip_runtime.h first, compile "
+    "with -DHIP_ENABLE_WARP_SYNC_BUILTINS); with an older HIP, translate with its "
+    "--hip-version, which gives the mask-less __shfl forms.",
+)
+WARP_MASK_PARAMETER = D.Code(
+    "HPY406",
+    "mask-parameter-widened",
+    D.Severity.WARNING,
+    "a mask parameter whose default is CUDA's full mask was made 64-bit (HIP >= 6.2)",
+    why="HIP's masks are 64-bit.  Cast to 64 bits, the 32-bit full mask 0xffffffff names "
+    "lanes 0-31 only, so the parameter's type and default are widened; calls from other "
+    "files that pass a mask explicitly are not seen.",
+    example="__device__ float shfl_down(float v, int d, unsigned mask = 0xffffffff)\n"
+    "{ return __shfl_down_sync(mask, v, d); }",
+    fix="Make callers elsewhere pass a 64-bit mask (0xffffffffffffffffULL for every lane).",
+)
+WARP_SHUFFLE_TYPE = D.Code(
+    "HPY407",
+    "shuffle-type-needs-hip-6.2",
+    D.Severity.ERROR,
+    "a shuffle of a bfloat16 value, which HIP < 6.2 has no __shfl overload for",
+    why="HIP 5.7's __shfl, __shfl_up, __shfl_down and __shfl_xor take int, unsigned, float, "
+    "double, 64-bit integers, __half and __half2; the translated call does not compile.",
+    example="__nv_bfloat16 b = x[i];\nb = __shfl_xor_sync(0xffffffff, b, 1);",
+    fix="Shuffle the raw bits: __ushort_as_bfloat16(__shfl_xor(__bfloat16_as_ushort(b), 1)).",
+)
+
 SYNC_BUILTINS = (6, 2, 0)  # the _sync forms appear (ROCm 6.2)
 SYNC_BUILTINS_ON_BY_DEFAULT = (7, 0, 0)  # no opt-in macro needed any more (ROCm 7.0)
 OPT_IN_MACRO = "HIP_ENABLE_WARP_SYNC_BUILTINS"
@@ -195,7 +285,7 @@ def run(ctx: Context) -> None:
             f"#ifndef {OPT_IN_MACRO}{_nl(ctx)}#define {OPT_IN_MACRO}{_nl(ctx)}#endif{_nl(ctx)}"
         )
         ctx.report(
-            D.WARP_SYNC_OPT_IN,
+            WARP_SYNC_OPT_IN,
             first_needing.start,
             f"the _sync warp functions need HIP >= {_v(SYNC_BUILTINS)}; defined {OPT_IN_MACRO}: "
             f"HIP {_v(SYNC_BUILTINS)}-6.4 declares them only when it is defined before "
@@ -427,7 +517,7 @@ def _report_mask(
             "names lanes 0-31 only"
         )
     ctx.report(
-        D.WARP_PARTIAL_MASK,
+        WARP_PARTIAL_MASK,
         call.start,
         f"{call.name} with {_mask_source(mask, kind, declared)}: a gfx942 wavefront numbers "
         "its lanes 0-63, so a mask written for 32-lane warps names lanes of the first half "
@@ -478,7 +568,7 @@ def _report_legacy(
         else _mask_source(mask, kind, declared)
     )
     ctx.report(
-        D.WARP_MASK_NEEDS_62,
+        WARP_MASK_NEEDS_62,
         call.start,
         f"{call.name} with {source} has no HIP {_v(ctx.target_hip)} counterpart (the _sync "
         f"warp functions came in HIP {_v(SYNC_BUILTINS)}; {legacy} takes no mask and acts on "
@@ -541,7 +631,7 @@ def _full_default_parameter(ctx: Context, call: _Call, declared: Declared, moder
         if value_node is not None and mask_kind(ctx, declared.value, declared.start) == "full":
             ctx.edit(value_node.start_byte, value_node.end_byte, FULL_MASK_64, "warp")
         ctx.report(
-            D.WARP_MASK_PARAMETER,
+            WARP_MASK_PARAMETER,
             declared.start,
             f"the mask parameter {declared.name} of {name} defaults to CUDA's full mask "
             f"{declared.value}: made {MASK_TYPE_64} with the default {FULL_MASK_64} (HIP's "
@@ -584,7 +674,7 @@ def _check_callers(
             ctx.edit(arg.start_byte, arg.end_byte, FULL_MASK_64, "warp", structural=False)
         elif kind not in ("full", "full64", "active"):
             ctx.report(
-                D.WARP_PARTIAL_MASK,
+                WARP_PARTIAL_MASK,
                 arg.start_byte,
                 f"{name} is given the {kind} mask {_fold(text)!r} for its mask parameter "
                 f"{declared.name}"
@@ -707,7 +797,7 @@ def _check_shuffle_type(ctx: Context, call: _Call) -> None:
             "unsigned short member is data)"
         )
     ctx.report(
-        D.WARP_SHUFFLE_TYPE,
+        WARP_SHUFFLE_TYPE,
         call.start,
         f"{call.name} of {value}, a {type_name}: HIP {_v(ctx.target_hip)}'s {legacy} has no "
         "bfloat16 overload (int, unsigned, float, double, 64-bit integers, __half and __half2 "
@@ -749,7 +839,7 @@ def _syncwarp(ctx: Context, call: _Call) -> None:
     if not helper_present and (not ctx.after_runtime or SYNCWARP not in ctx.after_runtime[-1]):
         ctx.after_runtime.append(_syncwarp_helper(_nl(ctx)))
         ctx.report(
-            D.WARP_SYNCWARP,
+            WARP_SYNCWARP,
             call.start,
             f"__syncwarp became {SYNCWARP} (defined at the top of the file): HIP has no "
             "__syncwarp; on AMD a wavefront barrier with fences, on NVIDIA __syncwarp",
@@ -992,7 +1082,7 @@ def _bit_function(
     elif callee in _BIT_REPORT:
         what = f"{variable}, which holds a 64-bit ballot," if variable else ""
         ctx.report(
-            D.WARP_NARROW_BALLOT,
+            WARP_NARROW_BALLOT,
             call.start if call is not None else outer.start_byte,
             (
                 f"the result of {call.name} is 64-bit in HIP (one bit per lane of a wave64), "
@@ -1009,7 +1099,7 @@ def _bit_function(
 
 def _report_width(ctx: Context, call: _Call, how: str) -> None:
     ctx.report(
-        D.WARP_NARROW_BALLOT,
+        WARP_NARROW_BALLOT,
         call.start,
         f"the result of {call.name} is 64-bit in HIP (one bit per lane of a wave64), {how}: "
         "lanes 32-63 are lost",

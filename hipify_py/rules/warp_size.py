@@ -36,6 +36,75 @@ from hipify_py.rules.device_code import (
 )
 from hipify_py.rules.identifiers import scanner_of
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+WARP_SIZE_LANE_MATH = D.Code(
+    "HPY420",
+    "lane-math-32",
+    D.Severity.WARNING,
+    "lane or warp index computed with 32 (`% 32`, `& 31`, `>> 5`, `/ 32`)",
+    why="A gfx942 wavefront has 64 lanes: threadIdx.x % 32 gives two lanes the same id and "
+    "threadIdx.x / 32 puts one wavefront in two warps.  The code compiles and computes wrong "
+    "answers.",
+    example="int lane = threadIdx.x % 32;",
+    fix="Use warpSize (threadIdx.x % warpSize); --fix-warp-size rewrites it when the operand is "
+    "threadIdx and the value is only compared, stored or used as a shuffle lane: never a "
+    "shift amount or bit index (1u << (threadIdx.x % 32) indexes the bits of a 32-bit word), "
+    "never an index, stride or offset into memory (whose layout would change).",
+)
+WARP_SIZE_REDUCTION = D.Code(
+    "HPY421",
+    "reduction-from-16",
+    D.Severity.WARNING,
+    "a warp reduction that starts at offset 16 (covers 32 lanes)",
+    why="With 64 lanes the step at offset 32 is missing, so the two halves of the wavefront "
+    "are never combined.",
+    example="for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(~0u, v, offset);",
+    fix="Start at warpSize / 2.  Loops over a 32-wide cooperative-groups tile "
+    "(tiled_partition<32>) are right and not reported.",
+)
+WARP_SIZE_CONSTANT = D.Code(
+    "HPY422",
+    "warp-size-constant-32",
+    D.Severity.WARNING,
+    "a constant named like the warp size defined as 32",
+    why="Everything sized or indexed with it assumes 32 lanes; gfx942 has 64.",
+    example="#define WARP_SIZE 32\nconstexpr int kWarpSize{32};\ntemplate <int kNumThreadsPerWarp "
+    "= 32> ...",
+    fix="Use warpSize in device code; --fix-warp-size redefines the macro as warpSize only when "
+    "every use is a lane count (lane math on threadIdx whose value is a lane count, a shuffle "
+    "width, the start of a halving loop): not an array size, template argument, case label, "
+    "stride or bit index.",
+)
+WARP_SIZE_SHARED_ARRAY = D.Code(
+    "HPY423",
+    "per-warp-shared-array-32",
+    D.Severity.WARNING,
+    "a one-dimensional __shared__ array of 32 elements (one slot per 32-lane warp)",
+    why="Indexed by warp (threadIdx.x / 32) or by lane, it no longer matches 64-lane wavefronts.",
+    example="__shared__ float warp_sums[32];",
+    fix="Size it by blockDim.x / warpSize and index it with threadIdx.x / warpSize.",
+)
+WARP_SIZE_COMPARE = D.Code(
+    "HPY424",
+    "warpsize-compared-with-32",
+    D.Severity.WARNING,
+    "warpSize compared with 32",
+    why="It is 64 on gfx942, so the 32-lane branch is never taken (or always taken with !=).",
+    example="if (warpSize == 32) { ... }",
+    fix="Handle both wavefront sizes, or write the code for any warpSize.",
+)
+WARP_SIZE_BLOCK = D.Code(
+    "HPY425",
+    "block-size-not-multiple-of-64",
+    D.Severity.WARNING,
+    "a kernel that uses warp intrinsics launched with a block size that is not a multiple of 64",
+    why="The last wavefront of each block is partly empty, so full-mask shuffles and votes read "
+    "lanes that do not exist.  Kernels that call a __device__ helper (or a macro) using warp "
+    "functions count too.",
+    example="reduce<<<grid, 96>>>(...);\ndim3 block(48, 2);\nreduce<<<grid, block>>>(...);",
+    fix="Launch a multiple of 64 threads per block.",
+)
+
 _LANE_MATH = {("%", 32), ("/", 32), ("&", 31), (">>", 5)}
 _PRIMARY = frozenset(
     {
@@ -139,7 +208,7 @@ def _scans_and_lanes(ctx: Context) -> None:
             if "__shfl" not in ctx.node_text(body):
                 continue
             ctx.report(
-                D.WARP_SIZE_REDUCTION,
+                WARP_SIZE_REDUCTION,
                 loop.start_byte,
                 f"a warp scan or reduction whose offset doubles while `{bound}` covers 32 lanes; "
                 "a gfx942 wavefront has 64, so lanes 32-63 are never combined",
@@ -157,7 +226,7 @@ def _scans_and_lanes(ctx: Context) -> None:
         lane = 2 if "_sync" in match.group() else 1
         if len(args) > lane and ctx.node_text(args[lane]).strip().rstrip("uU") == "31":
             ctx.report(
-                D.WARP_SIZE_LANE_MATH,
+                WARP_SIZE_LANE_MATH,
                 call.start_byte,
                 f"`{' '.join(ctx.node_text(call).split())}` reads lane 31, the last lane of a "
                 "32-wide warp; a gfx942 wavefront's last lane is 63",
@@ -168,7 +237,7 @@ def _scans_and_lanes(ctx: Context) -> None:
         if not _number_in_code(ctx, match.start(), match.end()):
             continue
         ctx.report(
-            D.WARP_SIZE_CONSTANT,
+            WARP_SIZE_CONSTANT,
             match.start(),
             f"`{' '.join(match.group().split())}` caps a warp size at 32; a gfx942 wavefront "
             "has 64 lanes",
@@ -189,7 +258,7 @@ def run(ctx: Context) -> None:
     for match in matches_at(_COMPARE, ctx.text, _compare_starts(ctx.text)):
         if _number_in_code(ctx, match.start(), match.end()):
             ctx.report(
-                D.WARP_SIZE_COMPARE,
+                WARP_SIZE_COMPARE,
                 match.start(),
                 f"`{match.group()}` is "
                 + ("always" if "!=" in match.group() else "never")
@@ -308,7 +377,7 @@ def _lane_math(ctx: Context) -> None:
                     "indexes, strides or offsets memory, whose layout the change would alter"
                 )
             ctx.report(
-                D.WARP_SIZE_LANE_MATH,
+                WARP_SIZE_LANE_MATH,
                 expression.start_byte,
                 f"`{text}` assumes 32-lane warps; a gfx942 wavefront has 64 lanes"
                 + ("; rewritten with warpSize (--fix-warp-size)" if fixed else ""),
@@ -446,7 +515,7 @@ def _reductions(ctx: Context) -> None:
             if tile and (body is None or "__shfl" not in ctx.node_text(body)):
                 continue  # tile.shfl_down over a 32-wide tile: right
             ctx.report(
-                D.WARP_SIZE_REDUCTION,
+                WARP_SIZE_REDUCTION,
                 loop.start_byte,
                 f"a warp reduction starting at offset 16 (`for ({init_text} ...`) covers 32 lanes; "
                 "a gfx942 wavefront has 64, so lanes 32-63 are never combined",
@@ -467,7 +536,7 @@ def _reductions(ctx: Context) -> None:
         )
         if len(args) > offset_index and ctx.node_text(args[offset_index]).strip() == "16":
             ctx.report(
-                D.WARP_SIZE_REDUCTION,
+                WARP_SIZE_REDUCTION,
                 call.start_byte,
                 f"`{' '.join(ctx.node_text(call).split())}` starts a 32-lane reduction at "
                 "offset 16; "
@@ -515,7 +584,7 @@ def _in_macros(ctx: Context) -> None:
                 continue
             text = " ".join(match.group().strip("( ").split())
             ctx.report(
-                D.WARP_SIZE_LANE_MATH,
+                WARP_SIZE_LANE_MATH,
                 match.start() + len(match.group()) - len(match.group().lstrip("( ")),
                 f"`{text}` in a #define body assumes 32-lane warps; a gfx942 wavefront has "
                 "64 lanes",
@@ -526,7 +595,7 @@ def _in_macros(ctx: Context) -> None:
             if scanner.classify(match.start(), match.start() + 3)[0] != "macro":
                 continue
             ctx.report(
-                D.WARP_SIZE_REDUCTION,
+                WARP_SIZE_REDUCTION,
                 match.start(),
                 f"a warp reduction in a #define body starting at offset 16 (`{match.group(1)} = "
                 "16`) covers 32 lanes; a gfx942 wavefront has 64, so lanes 32-63 are never "
@@ -580,7 +649,7 @@ def _constants_in(ctx: Context, start: int, end: int, seen: set[int]) -> None:
                 ctx.edit(begin, match.end(1) + value.end(), "warpSize", "warp-size", safe=False)
                 fixed = True
         ctx.report(
-            D.WARP_SIZE_CONSTANT,
+            WARP_SIZE_CONSTANT,
             where,
             f"{name} is defined as 32, but a gfx942 wavefront has 64 lanes"
             + (
@@ -717,7 +786,7 @@ def _shared_arrays(ctx: Context) -> None:
                 continue
             declared = " ".join(match.group().split())
             ctx.report(
-                D.WARP_SIZE_SHARED_ARRAY,
+                WARP_SIZE_SHARED_ARRAY,
                 name_start,
                 f"`__shared__ ... {declared}` looks like one slot per warp of 32 lanes: indexed "
                 "by threadIdx.x / 32 it mixes two wave64 wavefronts into a slot, and by lane it "
@@ -822,7 +891,7 @@ def _launch_block_sizes(ctx: Context) -> None:
         threads = block_threads(ctx, ctx.node_text(block), block.start_byte)
         if threads is not None and threads % 64:
             ctx.report(
-                D.WARP_SIZE_BLOCK,
+                WARP_SIZE_BLOCK,
                 block.start_byte,
                 f"{name} uses warp intrinsics but is launched with {threads} threads per "
                 "block, not a multiple of 64: its last gfx942 wavefront is partly empty",

@@ -20,6 +20,21 @@ from hipify_py.rules.device_code import macro_definitions
 from hipify_py.rules.identifiers import scanner_of
 from hipify_py.tables.versions import Version
 
+# The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
+WARP_SIZE_NOT_CONSTANT = D.Code(
+    "HPY426",
+    "warp-size-not-constant",
+    D.Severity.ERROR,
+    "warpSize in a constant expression (constexpr, template argument, array size, "
+    "static_assert, case label): HIP >= 7.0 makes it a run-time value",
+    why="Up to HIP 6.4 warpSize was a static constexpr int (__AMDGCN_WAVEFRONT_SIZE); HIP 7.0 "
+    "made it a non-constexpr object, as in CUDA, and clang 22 (ROCm 7.2) no longer defines "
+    "__AMDGCN_WAVEFRONT_SIZE (clang 21, ROCm 6.4, deprecates it), so such code stops compiling.",
+    example="__shared__ float partial[warpSize];\ntemplate <int W> struct Tile;  Tile<warpSize> t;",
+    fix="Use a constant of the target's wavefront width (constexpr int kWarpSize = 64; for "
+    "gfx942) where a constant is needed, and warpSize for run-time arithmetic.",
+)
+
 NOT_CONSTANT_FROM: Version = (7, 0, 0)  # HIP 7.0 changelog: "warpSize ... no longer constexpr"
 NAME = "warpSize"
 # nodes an expression passes through on its way up to what uses its value
@@ -68,7 +83,7 @@ def _aliases(ctx: Context) -> list[str]:
 def _report(ctx: Context, start: int, name: str, where: str) -> None:
     what = NAME if name == NAME else f"{name} (defined as warpSize)"
     ctx.report(
-        D.WARP_SIZE_NOT_CONSTANT,
+        WARP_SIZE_NOT_CONSTANT,
         start,
         f"{what} in {where}: from HIP 7.0 warpSize is not a constant expression (and "
         "clang 22 no longer defines __AMDGCN_WAVEFRONT_SIZE), so this does not compile",

@@ -11,8 +11,9 @@ import click
 
 from hipify_py.engine.hip_target import Target
 from hipify_py.engine.options import Options
+from hipify_py.project.option_specs import OPTIONS
 from hipify_py.project.runner import Mode
-from hipify_py.tables.versions import parse_version
+from hipify_py.tables.versions import Version, parse_version
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -90,20 +91,28 @@ def build_options(flags: dict[str, Any], target: Target | None = None) -> Option
                 f"--{option}: unknown diagnostic code{'s' if len(unknown) > 1 else ''} "
                 f"{', '.join(unknown)} (hipify-py diagnostics lists them)"
             )
-    return Options(
-        hip_version=hip_version,
-        roc=flags["roc"],
-        launch_syntax=flags["launch_syntax"],
-        rewrite_strings=flags["rewrite_strings"],
-        insert_runtime_include=not flags["no_runtime_include"],
-        select=_codes(flags["select"]),
-        ignore=_codes(flags["ignore"]),
-        fix_warp_size=flags["fix_warp_size"],
-        offload_arch=flags["offload_arch"],
-        fp8=flags["fp8"],
-        annotate=flags["annotate"],
-        compat=bool(flags.get("compat")),
-    )
+    return options_from(flags, hip_version)
+
+
+def options_from(flags: dict[str, Any], hip_version: Version | None) -> Options:
+    """The Options of a run: each field from the option declared to feed it
+    (project/option_specs.py), typed as Options wants it."""
+    fields: dict[str, Any] = {"hip_version": hip_version}
+    for spec in OPTIONS:
+        if spec.option is None:
+            continue
+        negated = spec.option.startswith("not ")
+        field = spec.option.removeprefix("not ")
+        value = flags.get(spec.name, spec.initial())
+        if field in ("select", "ignore"):
+            fields[field] = _codes(value)
+        elif negated:
+            fields[field] = not value
+        elif isinstance(spec.initial(), bool):
+            fields[field] = bool(value)
+        else:
+            fields[field] = value
+    return Options(**fields)
 
 
 _CLANG_FLAGS = {

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hipify_py.project.option_specs import BY_CONFIG_KEY, BY_NAME, PATHS_KEY
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
@@ -41,42 +43,15 @@ class ConfigError(Exception):
     """A configuration file is malformed (the message names file and key)."""
 
 
-# key -> (flag name, type) ; list values are lists of strings
+# every key but paths is an option's (project/option_specs.py): its type, its
+# choices and how it is merged with the command line come from there
 _KEYS: dict[str, tuple[str, type]] = {
-    "paths": ("paths", list),
-    "exclude": ("exclude", list),
-    "extensions": ("extensions", list),
-    "hip-version": ("hip_version", str),
-    "roc": ("roc", bool),
-    "launch-syntax": ("launch_syntax", str),
-    "select": ("select", list),
-    "ignore": ("ignore", list),
-    "rewrite-strings": ("rewrite_strings", bool),
-    "fix-warp-size": ("fix_warp_size", bool),
-    "compat": ("compat", bool),
-    "offload-arch": ("offload_arch", str),
-    "fp8": ("fp8", str),
-    "jobs": ("jobs", int),
-    "gitignore": ("gitignore", bool),
-    "include-dirs": ("include_dir", list),
-    "project-headers": ("project_headers", bool),
-    # the clang engine (docs/engines.md)
-    "engine": ("engine", str),
-    "build-path": ("build_path", str),
-    "defines": ("defines", list),
-    "std": ("std", str),
-    "cuda-path": ("cuda_path", str),
-    "clang-resource-dir": ("clang_resource_dir", str),
+    PATHS_KEY: (PATHS_KEY, list),
+    **{key: (spec.name, spec.config_type) for key, spec in BY_CONFIG_KEY.items()},
 }
-_CHOICES = {
-    "launch-syntax": ("keep", "hip"),
-    "fp8": ("fnuz", "ocp"),
-    "engine": ("default", "clang"),
-}
+_CHOICES = {key: spec.choices for key, spec in BY_CONFIG_KEY.items() if spec.choices}
 # tables of other commands, read by them: [tool.hipify-py.smoke] (hipify-py prove)
 _OTHER_TABLES = frozenset({"smoke"})
-# folders (relative to the configuration file's folder)
-_FOLDERS = frozenset({"build_path", "cuda_path", "clang_resource_dir"})
 
 
 @dataclass
@@ -169,7 +144,9 @@ def _parse(table: Any, path: Path, where: str) -> Config:
             raise ConfigError(
                 f"{path}: {prefix}{key} must be one of {', '.join(_CHOICES[key])}, got {value!r}"
             )
-        values[name] = value
+        spec = BY_CONFIG_KEY.get(key)
+        # values are in the flags' terms: gitignore = false is --no-gitignore
+        values[name] = not value if spec is not None and spec.merge == "inverted" else value
     return Config(path, values)
 
 
@@ -183,32 +160,26 @@ def _nearest(key: str) -> str:
 
 
 def merge(flags: dict[str, Any], explicit: set[str], config: Config) -> dict[str, Any]:
-    """Command-line flags over configuration values (``explicit``: flags given)."""
+    """Command-line flags over configuration values (``explicit``: flags given),
+    each merged as its declaration says."""
     merged = dict(flags)
     merged.setdefault("config_exclude", ())
-    values = config.values
-    for name, value in values.items():
-        if name == "paths":
+    for name, value in config.values.items():
+        if name == PATHS_KEY:
             continue
-        if name == "exclude":
+        spec = BY_NAME[name]
+        if spec.merge == "anchored":
             # matched relative to the configuration's folder, not to each PATH
             merged["config_exclude"] = tuple(value)
-        elif name == "include_dir":
-            merged["include_dir"] = (
-                *(config.root / folder for folder in value),
-                *flags.get("include_dir", ()),
-            )
-        elif name == "defines":
-            merged["defines"] = (*value, *flags.get("defines", ()))
-        elif name in _FOLDERS:
-            if name not in explicit:
-                merged[name] = config.root / value
-        elif name == "gitignore":
-            if "no_gitignore" not in explicit:
-                merged["no_gitignore"] = not value
+        elif spec.merge == "folders-first":
+            merged[name] = (*(config.root / folder for folder in value), *flags.get(name, ()))
+        elif spec.merge == "first":
+            merged[name] = (*value, *flags.get(name, ()))
         elif name in explicit:
             continue
-        elif name in ("extensions", "select", "ignore"):
+        elif spec.merge == "folder":
+            merged[name] = config.root / value
+        elif spec.merge == "joined":
             merged[name] = ",".join(value)
         else:
             merged[name] = value

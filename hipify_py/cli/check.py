@@ -119,21 +119,17 @@ def fail(message: str) -> int:
 
 
 def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | None = None) -> int:
-    from hipify_py.project.config import ConfigError, configured_paths, merge, project_config
-    from hipify_py.project.option_specs import initial_values
+    from hipify_py.cli.run_setup import configured
+    from hipify_py.project.config import configured_paths
 
     if flags.get("write_baseline") is not None and flags.get("shard") is not None:
         return fail("--write-baseline needs every file: it cannot be combined with --shard")
-    try:
-        config = project_config(flags.get("config_path"), paths[0] if paths else Path.cwd())
-    except ConfigError as exc:
-        return fail(str(exc))
-    # the options of translation check does not offer: the configuration may set them
-    flags = merge(
-        {**initial_values(), **flags},
-        explicit if explicit is not None else set(flags),
-        config,
+    settled = configured(
+        flags, explicit if explicit is not None else set(flags), paths[0] if paths else Path.cwd()
     )
+    if isinstance(settled, str):
+        return fail(settled)
+    config, flags = settled
     # nothing is written: the #include <hip/hip_runtime.h> translation inserts is no finding
     flags["no_runtime_include"] = True
     if not paths:

@@ -61,21 +61,19 @@ def fail(message: str) -> int:
 
 def run_report(paths: list[Path], flags: dict[str, Any], explicit: set[str]) -> int:
     from hipify_py.api import translate_paths
-    from hipify_py.cli.run_setup import build_options
-    from hipify_py.project.config import ConfigError, configured_paths, merge, project_config
+    from hipify_py.cli.run_setup import build_options, configured
+    from hipify_py.project.config import configured_paths
     from hipify_py.project.files import DEFAULT_EXTENSIONS, DiscoveryError
-    from hipify_py.project.option_specs import initial_values
     from hipify_py.project.runner import Mode
     from hipify_py.report.migration import build_report, render
     from hipify_py.tables.cache import load_table
     from hipify_py.tables.table import TableError
     from hipify_py.tables.versions import format_version
 
-    try:
-        config = project_config(flags.get("config_path"), paths[0] if paths else Path.cwd())
-    except ConfigError as exc:
-        return fail(str(exc))
-    merged = merge({**initial_values(), **flags}, explicit, config)
+    settled = configured(flags, explicit, paths[0] if paths else Path.cwd())
+    if isinstance(settled, str):
+        return fail(settled)
+    config, merged = settled
     if not paths:
         paths = configured_paths(config)
     if not paths:

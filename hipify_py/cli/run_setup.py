@@ -11,7 +11,8 @@ import click
 
 from hipify_py.engine.hip_target import Target
 from hipify_py.engine.options import Options
-from hipify_py.project.option_specs import OPTIONS
+from hipify_py.project.config import Config, ConfigError, merge, project_config
+from hipify_py.project.option_specs import OPTIONS, initial_values
 from hipify_py.project.runner import Mode
 from hipify_py.tables.versions import Version, parse_version
 
@@ -35,6 +36,22 @@ def unknown_codes(codes: frozenset[str]) -> list[str]:
     from hipify_py.engine.diagnostics import CATALOGUE
 
     return sorted(c for c in codes if not any(known.startswith(c) for known in CATALOGUE))
+
+
+def configured(
+    flags: dict[str, Any], explicit: set[str], start: Path
+) -> tuple[Config, dict[str, Any]] | str:
+    """The one way a command's flags meet the configuration: every declared
+    option at its value when not given (a command lacks some: the
+    configuration may still set them), then the configuration (--config, else
+    the one found from ``start``), then the command line (``explicit``: the
+    flags given), each merged as project/option_specs.py declares.  A string
+    says why the configuration cannot be read."""
+    try:
+        config = project_config(flags.get("config_path"), start)
+    except ConfigError as exc:
+        return str(exc)
+    return config, merge({**initial_values(), **flags}, explicit, config)
 
 
 def mode_of(flags: dict[str, Any]) -> Mode | str:

@@ -14,14 +14,10 @@ unknown keys are an error naming the key (and the nearest valid one).
     select = ["HPY1", "HPY4"]
     ignore = ["HPY102"]
 
-Also: rewrite-strings, fix-warp-size, compat (bool: --compat), offload-arch, fp8, jobs,
-gitignore (bool), include-dirs (folders where project mode looks up #include names), project-headers
-(bool: follow the local headers sources include).  ``exclude`` and
-``include-dirs`` are relative to the configuration file's folder.
-
-The clang engine (docs/engines.md): engine ("default" or "clang"), build-path
-(compile_commands.json's folder), defines (["NAME=VALUE", ...]), std, cuda-path,
-clang-resource-dir; the folders are relative to the configuration file's folder.
+Every key but ``paths`` is an option's, declared in project/option_specs.py
+with its type and how it meets the command line (README.md lists them).
+``exclude``, ``include-dirs`` and the clang engine's folders are relative to
+the configuration file's folder.
 """
 
 from __future__ import annotations
@@ -43,13 +39,9 @@ class ConfigError(Exception):
     """A configuration file is malformed (the message names file and key)."""
 
 
-# every key but paths is an option's (project/option_specs.py): its type, its
-# choices and how it is merged with the command line come from there
-_KEYS: dict[str, tuple[str, type]] = {
-    PATHS_KEY: (PATHS_KEY, list),
-    **{key: (spec.name, spec.config_type) for key, spec in BY_CONFIG_KEY.items()},
-}
-_CHOICES = {key: spec.choices for key, spec in BY_CONFIG_KEY.items() if spec.choices}
+# the keys: paths, and those of the options (project/option_specs.py), whose
+# declarations give each key's type, choices and how it meets the command line
+_KEYS = (PATHS_KEY, *BY_CONFIG_KEY)
 # tables of other commands, read by them: [tool.hipify-py.smoke] (hipify-py prove)
 _OTHER_TABLES = frozenset({"smoke"})
 
@@ -126,7 +118,8 @@ def _parse(table: Any, path: Path, where: str) -> Config:
             continue
         if key not in _KEYS:
             raise ConfigError(f"{path}: unknown key {prefix}{key!r} ({_nearest(str(key))})")
-        name, kind = _KEYS[key]
+        spec = BY_CONFIG_KEY.get(key)
+        kind = list if spec is None else spec.config_type  # None: paths
         if kind is list:
             if isinstance(value, str):
                 value = [value]
@@ -140,13 +133,15 @@ def _parse(table: Any, path: Path, where: str) -> Config:
                 raise ConfigError(f"{path}: {prefix}{key} must be a whole number >= 0")
         elif not isinstance(value, str):
             raise ConfigError(f"{path}: {prefix}{key} must be a string")
-        if key in _CHOICES and value not in _CHOICES[key]:
+        if spec is None:
+            values[PATHS_KEY] = value
+            continue
+        if spec.choices and value not in spec.choices:
             raise ConfigError(
-                f"{path}: {prefix}{key} must be one of {', '.join(_CHOICES[key])}, got {value!r}"
+                f"{path}: {prefix}{key} must be one of {', '.join(spec.choices)}, got {value!r}"
             )
-        spec = BY_CONFIG_KEY.get(key)
         # values are in the flags' terms: gitignore = false is --no-gitignore
-        values[name] = not value if spec is not None and spec.merge == "inverted" else value
+        values[spec.name] = not value if spec.merge == "inverted" else value
     return Config(path, values)
 
 

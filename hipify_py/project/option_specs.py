@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from hipify_py.engine.options import FP8_FORMATS, LAUNCH_SYNTAXES
+
 TRANSLATE = frozenset({"translate"})
 EVERY = frozenset({"translate", "check", "report"})
 TRANSLATE_AND_CHECK = frozenset({"translate", "check"})
@@ -245,7 +247,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         ("--launch-syntax",),
         "keep <<<...>>> launches, or rewrite them to hipLaunchKernelGGL.",
         kind="choice",
-        choices=("keep", "hip"),
+        choices=LAUNCH_SYNTAXES,
         default="keep",
         show_default=True,
         config="launch-syntax",
@@ -319,7 +321,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "fp8 format to translate to [default: what --offload-arch has: fnuz on gfx94x].",
         commands=TRANSLATE_AND_CHECK,
         kind="choice",
-        choices=("fnuz", "ocp"),
+        choices=FP8_FORMATS,
         config="fp8",
         option="fp8",
     ),

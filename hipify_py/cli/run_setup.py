@@ -113,20 +113,18 @@ def build_options(flags: dict[str, Any], target: Target | None = None) -> Option
 
 def options_from(flags: dict[str, Any], hip_version: Version | None) -> Options:
     """The Options of a run: each field from the option declared to feed it
-    (project/option_specs.py), typed as Options wants it."""
+    (project/option_specs.py), typed as the field's default is."""
+    defaults = Options()
     fields: dict[str, Any] = {"hip_version": hip_version}
     for spec in OPTIONS:
         if spec.option is None:
             continue
-        negated = spec.option.startswith("not ")
         field = spec.option.removeprefix("not ")
         value = flags.get(spec.name, spec.initial())
-        if field in ("select", "ignore"):
+        if isinstance(getattr(defaults, field), frozenset):  # --select / --ignore
             fields[field] = _codes(value)
-        elif negated:
-            fields[field] = not value
-        elif isinstance(spec.initial(), bool):
-            fields[field] = bool(value)
+        elif isinstance(getattr(defaults, field), bool):
+            fields[field] = bool(value) != spec.option.startswith("not ")
         else:
             fields[field] = value
     return Options(**fields)

@@ -13,13 +13,7 @@ from typing import Any
 
 import click
 
-from hipify_py.cli.options import (
-    compat,
-    config_file,
-    diagnostic_filters,
-    explicit_flags,
-    hip_version,
-)
+from hipify_py.cli.options import explicit_flags, shared_options
 from hipify_py.report.baseline import parse_shard
 from hipify_py.report.check import FAIL_ON, CheckError
 from hipify_py.report.check_formats import FORMATS
@@ -116,47 +110,7 @@ def _shard(ctx: click.Context, param: click.Parameter, value: str | None) -> Any
     help="Text format: one line per finding and the summary line (no hints, no table, no "
     "progress bar); the pre-commit hook passes it.",
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default="number of cores",
-    help="Worker processes (one file always runs in this process).",
-)
-@click.option("--exclude", multiple=True, metavar="GLOB", help="Skip paths matching GLOB.")
-@click.option("--extensions", metavar="LIST", help="Comma-separated file extensions to check.")
-@click.option(
-    "-I",
-    "--include-dir",
-    multiple=True,
-    type=click.Path(path_type=Path, file_okay=False),
-    metavar="DIR",
-    help='Project mode: also look up #include "x.h" (and <x.h>) in DIR; repeatable.',
-)
-@click.option(
-    "--project-headers/--no-project-headers",
-    default=True,
-    show_default=True,
-    help="Also check the project's local headers that the sources include.",
-)
-@click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
-@hip_version
-@click.option("--roc", is_flag=True, help="Translate to the roc* libraries (as for translation).")
-@diagnostic_filters
-@compat
-@click.option(
-    "--mappings",
-    "mappings_dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Use the mapping tables in DIR.",
-)
-@click.option(
-    "--no-cache", is_flag=True, help="Do not use (or fill) the content-hash cache of results."
-)
-@click.option("--offload-arch", default="gfx942", show_default=True, help="The AMD GPU target.")
-@click.option("--fp8", type=click.Choice(["fnuz", "ocp"]), help="The fp8 format to target.")
-@config_file
+@shared_options("check")
 def check_command(paths: tuple[Path, ...], **flags: Any) -> None:
     sys.exit(run_check(list(paths), flags, explicit_flags(click.get_current_context(), flags)))
 
@@ -166,31 +120,20 @@ def fail(message: str) -> int:
     return EXIT_ERROR
 
 
-# flags of translation that check does not offer, at the values check needs;
-# configuration ([tool.hipify-py]) may still set them
-_TRANSLATE_DEFAULTS: dict[str, Any] = {
-    "launch_syntax": "keep",
-    "rewrite_strings": False,
-    "no_runtime_include": True,  # nothing is written: the inserted include is no finding
-    "fix_warp_size": False,
-    "annotate": False,
-}
-
-
 def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | None = None) -> int:
-    from hipify_py.project.config import ConfigError, configured_paths, merge, project_config
+    from hipify_py.cli.run_setup import configured
+    from hipify_py.project.config import configured_paths
 
     if flags.get("write_baseline") is not None and flags.get("shard") is not None:
         return fail("--write-baseline needs every file: it cannot be combined with --shard")
-    try:
-        config = project_config(flags.get("config_path"), paths[0] if paths else Path.cwd())
-    except ConfigError as exc:
-        return fail(str(exc))
-    flags = merge(
-        {**_TRANSLATE_DEFAULTS, **flags},
-        explicit if explicit is not None else set(flags),
-        config,
+    settled = configured(
+        flags, explicit if explicit is not None else set(flags), paths[0] if paths else Path.cwd()
     )
+    if isinstance(settled, str):
+        return fail(settled)
+    config, flags = settled
+    # nothing is written: the #include <hip/hip_runtime.h> translation inserts is no finding
+    flags["no_runtime_include"] = True
     if not paths:
         paths = configured_paths(config)
     if not paths:

@@ -14,29 +14,10 @@ from typing import Any
 
 import click
 
-from hipify_py.cli.options import (
-    compat,
-    config_file,
-    diagnostic_filters,
-    explicit_flags,
-    hip_version,
-)
+from hipify_py.cli.options import explicit_flags, shared_options
 from hipify_py.engine.hip_target import default_version
 
 EXIT_OK, EXIT_ERROR = 0, 2
-
-# the translate flags build_options reads, at their defaults (the configuration
-# file may set them: roc, fp8...)
-_TRANSLATE_DEFAULTS: dict[str, Any] = {
-    "roc": False,
-    "launch_syntax": "keep",
-    "rewrite_strings": False,
-    "no_runtime_include": False,
-    "fix_warp_size": False,
-    "offload_arch": "gfx942",
-    "fp8": None,
-    "annotate": False,
-}
 
 
 @click.command(
@@ -59,45 +40,7 @@ _TRANSLATE_DEFAULTS: dict[str, Any] = {
     type=click.Path(path_type=Path, dir_okay=False),
     help="Write the report to FILE [default: stdout].",
 )
-@click.option(
-    "--exclude",
-    multiple=True,
-    metavar="GLOB",
-    help="Skip paths matching GLOB (gitignore syntax); repeatable.",
-)
-@click.option(
-    "--extensions",
-    metavar="LIST",
-    help="Comma-separated file extensions to analyse "
-    "[default: .cu,.cuh,.cpp,.cc,.cxx,.c,.h,.hpp,.hh,.inl,.inc].",
-)
-@click.option(
-    "-I",
-    "--include-dir",
-    multiple=True,
-    type=click.Path(path_type=Path, file_okay=False),
-    metavar="DIR",
-    help='Project mode: also look up #include "x.h" (and <x.h>) in DIR; repeatable.',
-)
-@click.option(
-    "--project-headers/--no-project-headers",
-    default=True,
-    show_default=True,
-    help="Also analyse the project's local headers that the sources include.",
-)
-@click.option("--no-gitignore", is_flag=True, help="Do not honour .gitignore files.")
-@hip_version
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default="number of cores",
-    help="Worker processes.",
-)
-@diagnostic_filters
-@compat
-@config_file
+@shared_options("report")
 def report_command(paths: tuple[Path, ...], **flags: Any) -> None:
     """Migration report: how much of PATHS translates automatically, what blocks the rest.
 
@@ -118,8 +61,8 @@ def fail(message: str) -> int:
 
 def run_report(paths: list[Path], flags: dict[str, Any], explicit: set[str]) -> int:
     from hipify_py.api import translate_paths
-    from hipify_py.cli.run_setup import build_options
-    from hipify_py.project.config import ConfigError, configured_paths, merge, project_config
+    from hipify_py.cli.run_setup import build_options, configured
+    from hipify_py.project.config import configured_paths
     from hipify_py.project.files import DEFAULT_EXTENSIONS, DiscoveryError
     from hipify_py.project.runner import Mode
     from hipify_py.report.migration import build_report, render
@@ -127,11 +70,10 @@ def run_report(paths: list[Path], flags: dict[str, Any], explicit: set[str]) -> 
     from hipify_py.tables.table import TableError
     from hipify_py.tables.versions import format_version
 
-    try:
-        config = project_config(flags.get("config_path"), paths[0] if paths else Path.cwd())
-    except ConfigError as exc:
-        return fail(str(exc))
-    merged = merge({**_TRANSLATE_DEFAULTS, **flags}, explicit, config)
+    settled = configured(flags, explicit, paths[0] if paths else Path.cwd())
+    if isinstance(settled, str):
+        return fail(settled)
+    config, merged = settled
     if not paths:
         paths = configured_paths(config)
     if not paths:

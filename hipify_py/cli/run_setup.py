@@ -11,8 +11,10 @@ import click
 
 from hipify_py.engine.hip_target import Target
 from hipify_py.engine.options import Options
+from hipify_py.project.config import Config, ConfigError, merge, project_config
+from hipify_py.project.option_specs import OPTIONS, initial_values
 from hipify_py.project.runner import Mode
-from hipify_py.tables.versions import parse_version
+from hipify_py.tables.versions import Version, parse_version
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -34,6 +36,22 @@ def unknown_codes(codes: frozenset[str]) -> list[str]:
     from hipify_py.rules.catalogue import CATALOGUE
 
     return sorted(c for c in codes if not any(known.startswith(c) for known in CATALOGUE))
+
+
+def configured(
+    flags: dict[str, Any], explicit: set[str], start: Path
+) -> tuple[Config, dict[str, Any]] | str:
+    """The one way a command's flags meet the configuration: every declared
+    option at its value when not given (a command lacks some: the
+    configuration may still set them), then the configuration (--config, else
+    the one found from ``start``), then the command line (``explicit``: the
+    flags given), each merged as project/option_specs.py declares.  A string
+    says why the configuration cannot be read."""
+    try:
+        config = project_config(flags.get("config_path"), start)
+    except ConfigError as exc:
+        return str(exc)
+    return config, merge({**initial_values(), **flags}, explicit, config)
 
 
 def mode_of(flags: dict[str, Any]) -> Mode | str:
@@ -90,20 +108,26 @@ def build_options(flags: dict[str, Any], target: Target | None = None) -> Option
                 f"--{option}: unknown diagnostic code{'s' if len(unknown) > 1 else ''} "
                 f"{', '.join(unknown)} (hipify-py diagnostics lists them)"
             )
-    return Options(
-        hip_version=hip_version,
-        roc=flags["roc"],
-        launch_syntax=flags["launch_syntax"],
-        rewrite_strings=flags["rewrite_strings"],
-        insert_runtime_include=not flags["no_runtime_include"],
-        select=_codes(flags["select"]),
-        ignore=_codes(flags["ignore"]),
-        fix_warp_size=flags["fix_warp_size"],
-        offload_arch=flags["offload_arch"],
-        fp8=flags["fp8"],
-        annotate=flags["annotate"],
-        compat=bool(flags.get("compat")),
-    )
+    return options_from(flags, hip_version)
+
+
+def options_from(flags: dict[str, Any], hip_version: Version | None) -> Options:
+    """The Options of a run: each field from the option declared to feed it
+    (project/option_specs.py), typed as the field's default is."""
+    defaults = Options()
+    fields: dict[str, Any] = {"hip_version": hip_version}
+    for spec in OPTIONS:
+        if spec.option is None:
+            continue
+        field = spec.option.removeprefix("not ")
+        value = flags.get(spec.name, spec.initial())
+        if isinstance(getattr(defaults, field), frozenset):  # --select / --ignore
+            fields[field] = _codes(value)
+        elif isinstance(getattr(defaults, field), bool):
+            fields[field] = bool(value) != spec.option.startswith("not ")
+        else:
+            fields[field] = value
+    return Options(**fields)
 
 
 _CLANG_FLAGS = {

@@ -14,9 +14,15 @@ from typing import Any
 
 from hipify_py.cli.emit import compat_header, emit, exit_code, list_asm
 from hipify_py.cli.render import Summary, print_summary, report_json
-from hipify_py.cli.run_setup import build_options, clang_setup, fail, mode_of, verbosity_of
+from hipify_py.cli.run_setup import (
+    build_options,
+    clang_setup,
+    configured,
+    fail,
+    mode_of,
+    verbosity_of,
+)
 from hipify_py.engine.options import Options
-from hipify_py.project.config import ConfigError, merge, project_config
 from hipify_py.project.files import Excludes, Target, build_kind
 from hipify_py.project.runner import FileReport, Mode, Status, unified_diff
 from hipify_py.tables.cache import load_table
@@ -41,11 +47,10 @@ def reads_stdin(paths: list[Path], flags: dict[str, Any]) -> bool:
 
 def run_stdin(flags: dict[str, Any], explicit: set[str]) -> int:
     name: Path | None = flags.get("stdin_filename")
-    try:
-        config = project_config(flags.get("config_path"), name if name else Path.cwd())
-    except ConfigError as exc:
-        return fail(str(exc))
-    flags = merge(flags, explicit, config)
+    settled = configured(flags, explicit, name if name else Path.cwd())
+    if isinstance(settled, str):
+        return fail(settled)
+    config, flags = settled
     for key, flag in _NOT_FOR_STDIN.items():
         if flags.get(key):
             return fail(f"{flag} does not apply to `-` (stdin)")

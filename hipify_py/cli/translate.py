@@ -25,12 +25,13 @@ from hipify_py.cli.run_setup import (
     EXIT_INTERRUPTED,
     build_options,
     clang_setup,
+    configured,
     fail,
     mode_of,
     resolve_target,
     verbosity_of,
 )
-from hipify_py.project.config import ConfigError, configured_paths, merge, project_config
+from hipify_py.project.config import configured_paths
 from hipify_py.project.files import DEFAULT_EXTENSIONS, Discovery, DiscoveryError
 from hipify_py.project.runner import FileReport, Mode
 from hipify_py.tables.cache import load_table
@@ -93,11 +94,12 @@ def _run_translate(
         return fail("`-` (stdin) cannot be combined with other paths (name a file `-` as ./-)")
     if flags.get("stdin_filename") is not None:
         return fail("--stdin-filename names stdin: give `-` as the only path")
-    try:
-        config = project_config(flags.get("config_path"), paths[0] if paths else Path.cwd())
-    except ConfigError as exc:
-        return fail(str(exc))
-    flags = merge(flags, explicit if explicit is not None else set(flags), config)
+    settled = configured(
+        flags, explicit if explicit is not None else set(flags), paths[0] if paths else Path.cwd()
+    )
+    if isinstance(settled, str):
+        return fail(settled)
+    config, flags = settled
     if not paths:
         paths = configured_paths(config)
     if not paths:

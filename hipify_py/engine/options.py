@@ -11,6 +11,7 @@ from typing import Any
 from hipify_py.tables.versions import Version, parse_version
 
 LAUNCH_SYNTAXES = ("keep", "hip")
+FP8_FORMATS = ("fnuz", "ocp")
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class Options:
     include_renames: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.fp8 not in (None, "fnuz", "ocp"):
+        if self.fp8 is not None and self.fp8 not in FP8_FORMATS:
             raise ValueError(f"fp8 must be 'fnuz' or 'ocp', got {self.fp8!r}")
         if self.launch_syntax not in LAUNCH_SYNTAXES:
             raise ValueError(

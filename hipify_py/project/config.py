@@ -14,14 +14,10 @@ unknown keys are an error naming the key (and the nearest valid one).
     select = ["HPY1", "HPY4"]
     ignore = ["HPY102"]
 
-Also: rewrite-strings, fix-warp-size, compat (bool: --compat), offload-arch, fp8, jobs,
-gitignore (bool), include-dirs (folders where project mode looks up #include names), project-headers
-(bool: follow the local headers sources include).  ``exclude`` and
-``include-dirs`` are relative to the configuration file's folder.
-
-The clang engine (docs/engines.md): engine ("default" or "clang"), build-path
-(compile_commands.json's folder), defines (["NAME=VALUE", ...]), std, cuda-path,
-clang-resource-dir; the folders are relative to the configuration file's folder.
+Every key but ``paths`` is an option's, declared in project/option_specs.py
+with its type and how it meets the command line (README.md lists them).
+``exclude``, ``include-dirs`` and the clang engine's folders are relative to
+the configuration file's folder.
 """
 
 from __future__ import annotations
@@ -30,6 +26,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from hipify_py.project.option_specs import BY_CONFIG_KEY, BY_NAME, PATHS_KEY
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -41,42 +39,11 @@ class ConfigError(Exception):
     """A configuration file is malformed (the message names file and key)."""
 
 
-# key -> (flag name, type) ; list values are lists of strings
-_KEYS: dict[str, tuple[str, type]] = {
-    "paths": ("paths", list),
-    "exclude": ("exclude", list),
-    "extensions": ("extensions", list),
-    "hip-version": ("hip_version", str),
-    "roc": ("roc", bool),
-    "launch-syntax": ("launch_syntax", str),
-    "select": ("select", list),
-    "ignore": ("ignore", list),
-    "rewrite-strings": ("rewrite_strings", bool),
-    "fix-warp-size": ("fix_warp_size", bool),
-    "compat": ("compat", bool),
-    "offload-arch": ("offload_arch", str),
-    "fp8": ("fp8", str),
-    "jobs": ("jobs", int),
-    "gitignore": ("gitignore", bool),
-    "include-dirs": ("include_dir", list),
-    "project-headers": ("project_headers", bool),
-    # the clang engine (docs/engines.md)
-    "engine": ("engine", str),
-    "build-path": ("build_path", str),
-    "defines": ("defines", list),
-    "std": ("std", str),
-    "cuda-path": ("cuda_path", str),
-    "clang-resource-dir": ("clang_resource_dir", str),
-}
-_CHOICES = {
-    "launch-syntax": ("keep", "hip"),
-    "fp8": ("fnuz", "ocp"),
-    "engine": ("default", "clang"),
-}
+# the keys: paths, and those of the options (project/option_specs.py), whose
+# declarations give each key's type, choices and how it meets the command line
+_KEYS = (PATHS_KEY, *BY_CONFIG_KEY)
 # tables of other commands, read by them: [tool.hipify-py.smoke] (hipify-py prove)
 _OTHER_TABLES = frozenset({"smoke"})
-# folders (relative to the configuration file's folder)
-_FOLDERS = frozenset({"build_path", "cuda_path", "clang_resource_dir"})
 
 
 @dataclass
@@ -157,7 +124,8 @@ def _parse(table: Any, path: Path, where: str) -> Config:
             continue
         if key not in _KEYS:
             raise ConfigError(f"{path}: unknown key {prefix}{key!r} ({_nearest(str(key))})")
-        name, kind = _KEYS[key]
+        spec = BY_CONFIG_KEY.get(key)
+        kind = list if spec is None else spec.config_type  # None: paths
         if kind is list:
             if isinstance(value, str):
                 value = [value]
@@ -171,11 +139,15 @@ def _parse(table: Any, path: Path, where: str) -> Config:
                 raise ConfigError(f"{path}: {prefix}{key} must be a whole number >= 0")
         elif not isinstance(value, str):
             raise ConfigError(f"{path}: {prefix}{key} must be a string")
-        if key in _CHOICES and value not in _CHOICES[key]:
+        if spec is None:
+            values[PATHS_KEY] = value
+            continue
+        if spec.choices and value not in spec.choices:
             raise ConfigError(
-                f"{path}: {prefix}{key} must be one of {', '.join(_CHOICES[key])}, got {value!r}"
+                f"{path}: {prefix}{key} must be one of {', '.join(spec.choices)}, got {value!r}"
             )
-        values[name] = value
+        # values are in the flags' terms: gitignore = false is --no-gitignore
+        values[spec.name] = not value if spec.merge == "inverted" else value
     return Config(path, values)
 
 
@@ -189,32 +161,26 @@ def _nearest(key: str) -> str:
 
 
 def merge(flags: dict[str, Any], explicit: set[str], config: Config) -> dict[str, Any]:
-    """Command-line flags over configuration values (``explicit``: flags given)."""
+    """Command-line flags over configuration values (``explicit``: flags given),
+    each merged as its declaration says."""
     merged = dict(flags)
     merged.setdefault("config_exclude", ())
-    values = config.values
-    for name, value in values.items():
-        if name == "paths":
+    for name, value in config.values.items():
+        if name == PATHS_KEY:
             continue
-        if name == "exclude":
+        spec = BY_NAME[name]
+        if spec.merge == "anchored":
             # matched relative to the configuration's folder, not to each PATH
             merged["config_exclude"] = tuple(value)
-        elif name == "include_dir":
-            merged["include_dir"] = (
-                *(config.root / folder for folder in value),
-                *flags.get("include_dir", ()),
-            )
-        elif name == "defines":
-            merged["defines"] = (*value, *flags.get("defines", ()))
-        elif name in _FOLDERS:
-            if name not in explicit:
-                merged[name] = config.root / value
-        elif name == "gitignore":
-            if "no_gitignore" not in explicit:
-                merged["no_gitignore"] = not value
+        elif spec.merge == "folders-first":
+            merged[name] = (*(config.root / folder for folder in value), *flags.get(name, ()))
+        elif spec.merge == "first":
+            merged[name] = (*value, *flags.get(name, ()))
         elif name in explicit:
             continue
-        elif name in ("extensions", "select", "ignore"):
+        elif spec.merge == "folder":
+            merged[name] = config.root / value
+        elif spec.merge == "joined":
             merged[name] = ",".join(value)
         else:
             merged[name] = value

@@ -13,7 +13,6 @@ strings stay untouched too.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from functools import lru_cache
 
 import tree_sitter
@@ -41,7 +40,8 @@ from hipify_py.rules.platform_split import (
     on_nvidia_side,
     split_for_nvidia,
 )
-from hipify_py.tables.table import Row
+from hipify_py.rules.rule import Example, Rule
+from hipify_py.tables.table import MappingTable, Row
 from hipify_py.tables.versions import format_version
 
 IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_][A-Za-z0-9_]*")
@@ -463,10 +463,10 @@ def _cuda_aliases(ctx: Context) -> frozenset[str]:
     return found
 
 
-def may_apply(present: set[str], names: Mapping[str, Row]) -> bool:
+def may_apply(present: set[str], text: str, table: MappingTable) -> bool:
     """Cheap test on the file's distinct words: could this rule find anything?"""
     # iterate the file's words, not the 9,000 table keys
-    if not names.keys().isdisjoint(present) or not present.isdisjoint(KERNEL_WORDS):
+    if not table.names.keys().isdisjoint(present) or not present.isdisjoint(KERNEL_WORDS):
         return True
     return any(CUDA_LIKE.match(name) for name in present)
 
@@ -1435,3 +1435,48 @@ def _report_unknown(ctx: Context, scanner: Scanner, unknown: list[tuple[int, int
             name=name,
             end=end,
         )
+
+
+RULE = Rule(
+    id="identifiers",
+    run=run,
+    codes=(
+        D.ASSUMED_CUDA_VERSION.code,
+        D.DEPRECATED_API.code,
+        D.EXPERIMENTAL_API.code,
+        D.HINT_CALL_DROPPED.code,
+        D.LEGACY_CUBLAS.code,
+        D.NEEDS_NEWER_HIP.code,
+        D.REMOVED_API.code,
+        D.ROC_ARGUMENT_CAST.code,
+        D.ROC_FALLBACK.code,
+        D.SIGNATURE_CAUTION.code,
+        D.STRING_MENTION.code,
+        D.UNKNOWN_CUDA_NAME.code,
+        D.UNSUPPORTED_API.code,
+    ),
+    needs=(
+        "table.names",
+        "table.headers",
+        "options",
+        "semantic",
+        "context.moved",
+        "context.dropped",
+    ),
+    may_apply=may_apply,
+    examples=(
+        Example(
+            ("#include <cuda_runtime.h>\nvoid f(float* p) { cudaFree(p); }\n"),
+            ("#include <hip/hip_runtime.h>\nvoid f(float* p) { hipFree(p); }\n"),
+        ),
+        Example(
+            "void f() { cudaFrobnicate(); }\n",
+            "void f() { cudaFrobnicate(); }\n",
+            frozenset({"HPY102"}),
+        ),
+        Example(
+            ("// cudaMalloc is mentioned in a comment only\nint main() { return 0; }\n"),
+            ("// cudaMalloc is mentioned in a comment only\nint main() { return 0; }\n"),
+        ),
+    ),
+)

@@ -40,6 +40,7 @@ from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.device_code import Declared, declared_name, function_name, visible
 from hipify_py.rules.identifiers import OWNED_BY_RULES, directive_in, scanner_of
+from hipify_py.rules.rule import Example, Rule, alongside
 
 SYNC_BUILTINS = (6, 2, 0)  # the _sync forms appear (ROCm 6.2)
 SYNC_BUILTINS_ON_BY_DEFAULT = (7, 0, 0)  # no opt-in macro needed any more (ROCm 7.0)
@@ -1016,3 +1017,59 @@ def _report_width(ctx: Context, call: _Call, how: str) -> None:
         hint="keep it in an unsigned long long and count it with __popcll / __ffsll / __clzll",
         name=call.name,
     )
+
+
+RULE = Rule(
+    id="warp",
+    run=run,
+    codes=(
+        D.WARP_MASK_NEEDS_62.code,
+        D.WARP_MASK_PARAMETER.code,
+        D.WARP_NARROW_BALLOT.code,
+        D.WARP_PARTIAL_MASK.code,
+        D.WARP_SHUFFLE_TYPE.code,
+        D.WARP_SYNCWARP.code,
+        D.WARP_SYNC_OPT_IN.code,
+    ),
+    needs=("options",),
+    may_apply=alongside,
+    examples=(
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "__global__ void k(int* o, int v) { o[0] = "
+                "__shfl_sync(0xffffffff, v, 0); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o, int v) { o[0] = "
+                "__shfl_sync(0xffffffffffffffffULL, v, 0); }\n"
+            ),
+        ),
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "__global__ void k(int* o, int v, unsigned m) { o[0] = "
+                "__shfl_sync(m, v, 0); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o, int v, unsigned m) { o[0] = "
+                "__shfl_sync((unsigned long long)(m), v, 0); }\n"
+            ),
+            frozenset({"HPY401"}),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o, int v) { o[0] = "
+                "__shfl_sync(0xffffffffffffffffULL, v, 0); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o, int v) { o[0] = "
+                "__shfl_sync(0xffffffffffffffffULL, v, 0); }\n"
+            ),
+        ),
+    ),
+)

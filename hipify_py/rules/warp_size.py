@@ -35,6 +35,7 @@ from hipify_py.rules.device_code import (
     visible,
 )
 from hipify_py.rules.identifiers import scanner_of
+from hipify_py.rules.rule import Example, Rule, alongside
 
 _LANE_MATH = {("%", 32), ("/", 32), ("&", 31), (">>", 5)}
 _PRIMARY = frozenset(
@@ -903,3 +904,46 @@ def _evaluate(node: ast.expr) -> int | None:
         if isinstance(node.op, ast.FloorDiv) and right:
             return left // right
     return None
+
+
+RULE = Rule(
+    id="warp_size",
+    run=run,
+    codes=(
+        D.WARP_SIZE_BLOCK.code,
+        D.WARP_SIZE_COMPARE.code,
+        D.WARP_SIZE_CONSTANT.code,
+        D.WARP_SIZE_LANE_MATH.code,
+        D.WARP_SIZE_REDUCTION.code,
+        D.WARP_SIZE_SHARED_ARRAY.code,
+    ),
+    needs=("options",),
+    may_apply=alongside,
+    examples=(
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "__global__ void k(int* o) { int lane = threadIdx.x % 32; "
+                "o[lane] = 0; }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o) { int lane = threadIdx.x % 32; "
+                "o[lane] = 0; }\n"
+            ),
+            frozenset({"HPY420"}),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o) { int lane = threadIdx.x % warpSize; "
+                "o[lane] = 0; }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o) { int lane = threadIdx.x % warpSize; "
+                "o[lane] = 0; }\n"
+            ),
+        ),
+    ),
+)

@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from hipify_py import translate_bytes
-from hipify_py.engine.context import Context
+from hipify_py.engine.context import Context, FileFacts
 from hipify_py.engine.diagnostics import CATALOGUE
 from hipify_py.rules import HELPERS, RULE_ORDER, all_rules, discovered
 from hipify_py.rules.rule import Example, Rule
@@ -45,14 +45,17 @@ def test_every_rule_shows_what_it_does_and_what_it_leaves(rule: Rule) -> None:
 @pytest.mark.parametrize("rule", RULES, ids=[rule.id for rule in RULES])
 def test_needs_name_real_things(rule: Rule) -> None:
     context_fields = {f.name for f in dataclasses.fields(Context)}
+    facts_fields = {f.name for f in dataclasses.fields(FileFacts)}
     for need in rule.needs:
         kind, _, name = need.partition(".")
         if kind == "context":
             assert name in context_fields, need
+        elif kind == "facts":
+            assert name in facts_fields, need
         elif kind == "table":
             assert name in ("names", "headers"), need
         else:
-            assert need in ("options", "semantic"), need
+            assert need == "options", need
 
 
 def test_the_registry_has_every_module_in_order() -> None:

@@ -16,10 +16,10 @@ from hipify_py.engine.edits import Edit, apply, plan
 from hipify_py.engine.hip_target import default_version
 from hipify_py.engine.options import Options
 from hipify_py.engine.parse import error_count, parse
-from hipify_py.engine.semantic_facts import FACTS_KEY, SemanticFacts, apply_facts
+from hipify_py.engine.semantic_facts import SemanticFacts, apply_facts
 from hipify_py.engine.source import LineIndex, SourceInfo, inspect
 from hipify_py.engine.stats import Stats
-from hipify_py.rules import all_rules
+from hipify_py.rules import admission_filters, all_rules
 from hipify_py.rules.identifiers import IDENTIFIER
 from hipify_py.tables.table import MappingTable
 
@@ -248,8 +248,7 @@ def _translate(
 ) -> FileResult:
     text = data.decode("latin-1")
     present = words(data, text)
-    rules = all_rules()
-    if not any(rule.may_apply(present, text, table) for rule in rules) and not (
+    if not any(admits(present, text, table) for admits in admission_filters()) and not (
         facts is not None and (facts.notes or facts.edits)
     ):
         # nothing CUDA here: skip parsing altogether (LineIndex's count of lines)
@@ -271,8 +270,8 @@ def _translate(
     )
     result.errors_before = error_count(tree)
     if facts is not None:
-        ctx.cache[FACTS_KEY] = facts
-    for rule in rules:
+        ctx.facts.semantic = facts
+    for rule in all_rules():
         rule.run(ctx)
     if facts is not None:
         apply_facts(ctx, facts)

@@ -11,7 +11,7 @@ import importlib
 import pkgutil
 from functools import cache
 
-from hipify_py.rules.rule import Rule
+from hipify_py.rules.rule import Filter, Rule, alongside
 
 RULE_ORDER = (
     "identifiers",
@@ -59,3 +59,11 @@ def all_rules() -> tuple[Rule, ...]:
             raise RuntimeError(f"hipify_py.rules.{name} exports no RULE with id {name!r}")
         rules.append(rule)
     return tuple(rules)
+
+
+@cache
+def admission_filters() -> tuple[Filter, ...]:
+    """Every rule's ``may_apply``, in order, less the ``alongside`` ones (which
+    never admit a file on their own): the engine parses a file when one of
+    these says yes."""
+    return tuple(rule.may_apply for rule in all_rules() if rule.may_apply is not alongside)

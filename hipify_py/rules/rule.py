@@ -41,9 +41,9 @@ class Rule:
     run: Callable[[Context], None]  # appends edits and diagnostics to the context
     codes: tuple[str, ...]  # the diagnostic codes it may emit ("HPY401")
     # what it consults besides the file: "table.names", "table.headers",
-    # "options", "semantic" (the clang engine's facts), "facts.FIELD" (a
-    # FileFacts hand-off an earlier rule fills), "context.FIELD" (a Context
-    # field an earlier rule fills)
+    # "options", "facts.FIELD" (a hand-off of Context.facts, a FileFacts, that
+    # the engine or an earlier rule fills; facts.semantic: the clang engine's),
+    # "context.FIELD" (a Context field an earlier rule fills)
     needs: tuple[str, ...]
     may_apply: Filter  # could it act on this file on its own? (cheap: no parse)
     examples: tuple[Example, ...]

@@ -244,8 +244,8 @@ def _left_has_thread_index(ctx: Context, expression: tree_sitter.Node) -> bool:
 
 def _tile_functions(ctx: Context) -> list[tuple[int, int]]:
     """Spans of the device functions that work on a 32-wide tile."""
-    cached = ctx.cache.get("warp_size_tiles")
-    if isinstance(cached, list):
+    cached = ctx.facts.warp_size_tiles
+    if cached is not None:
         return cached
     # tried only at the words every match starts with (a \\b-led search tried
     # every offset of every body)
@@ -259,7 +259,7 @@ def _tile_functions(ctx: Context) -> list[tuple[int, int]]:
                 spans.append((start, end))
                 break
             index += 1
-    ctx.cache["warp_size_tiles"] = spans
+    ctx.facts.warp_size_tiles = spans
     return spans
 
 
@@ -734,9 +734,7 @@ def _shared_arrays(ctx: Context) -> None:
 
 def _function_name(ctx: Context, function: tree_sitter.Node) -> str:
     """function_name, once per function and file."""
-    names = ctx.cache.get("warp_size_function_names")
-    if not isinstance(names, dict):
-        names = ctx.cache["warp_size_function_names"] = {}
+    names = ctx.facts.warp_size_function_names
     name = names.get(function.id)
     if name is None:
         name = names[function.id] = function_name(ctx, function)

@@ -5,12 +5,14 @@ rule module of the package."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
 from hipify_py import translate_bytes
 from hipify_py.engine.context import Context, FileFacts
 from hipify_py.engine.diagnostics import CATALOGUE
+from hipify_py.engine.options import Options
 from hipify_py.rules import HELPERS, RULE_ORDER, all_rules, discovered
 from hipify_py.rules.rule import Example, Rule
 from hipify_py.tables.cache import load_table
@@ -70,3 +72,35 @@ def test_a_module_neither_rule_nor_helper_is_an_error(monkeypatch: pytest.Monkey
     monkeypatch.setattr(registry, "discovered", lambda: {*RULE_ORDER, *HELPERS, "new_rule"})
     with pytest.raises(RuntimeError, match="new_rule"):
         registry.all_rules.__wrapped__()
+
+
+def test_rules_emit_only_the_codes_they_declare(
+    table: MappingTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over the golden fixtures' inputs, with a few option sets: each
+    diagnostic a rule adds has a code in its ``codes``."""
+    import hipify_py.engine.translate as engine
+
+    emitted: dict[str, set[str]] = {}
+
+    def recorded(rule: Rule) -> Rule:
+        def run(ctx: Context) -> None:
+            before = {id(d) for d in ctx.diagnostics}
+            rule.run(ctx)
+            new = {d.code for d in ctx.diagnostics if id(d) not in before}
+            emitted.setdefault(rule.id, set()).update(new)
+
+        return dataclasses.replace(rule, run=run)
+
+    wrapped = tuple(recorded(rule) for rule in RULES)
+    monkeypatch.setattr(engine, "all_rules", lambda: wrapped)
+    inputs = sorted((Path(__file__).resolve().parent.parent / "fixtures").glob("*/input.*"))
+    assert inputs
+    for options in (Options(), Options(roc=True), Options(launch_syntax="hip", compat=True)):
+        for path in inputs:
+            translate_bytes(path.read_bytes(), table, options)
+    declared = {rule.id: set(rule.codes) for rule in RULES}
+    assert {
+        rule: codes - declared[rule] for rule, codes in emitted.items() if codes - declared[rule]
+    } == {}
+    assert len([codes for codes in emitted.values() if codes]) >= 10  # the check saw real reports

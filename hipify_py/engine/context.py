@@ -62,7 +62,7 @@ class FileFacts:
     macro_definitions: list[tree_sitter.Node] | None = None
     defines: dict[str, list[tuple[str, int]]] | None = None  # object-like #defines
     file_constants: dict[str, tuple[str, int] | None] = field(default_factory=dict)
-    # memos of warp (type_aliases: also warp_size_constant, through warp's _aliases)
+    # memos of warp
     type_aliases: dict[str, str] | None = None
     warp_widened_parameters: set[int] = field(default_factory=set)
     warp_widened_arguments: set[int] = field(default_factory=set)

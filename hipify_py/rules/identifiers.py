@@ -1458,8 +1458,6 @@ RULE = Rule(
         "table.headers",
         "options",
         "facts.semantic",
-        "context.moved",
-        "context.dropped",
     ),
     may_apply=may_apply,
     examples=(

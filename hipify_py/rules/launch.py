@@ -236,6 +236,7 @@ RULE = Rule(
     needs=(
         "table.names",
         "options",
+        "context.references",
     ),
     may_apply=may_apply,
     examples=(

@@ -104,3 +104,12 @@ def test_rules_emit_only_the_codes_they_declare(
         rule: codes - declared[rule] for rule, codes in emitted.items() if codes - declared[rule]
     } == {}
     assert len([codes for codes in emitted.values() if codes]) >= 10  # the check saw real reports
+
+
+def test_a_rule_that_runs_alongside_does_not_admit_a_file_alone(table: MappingTable) -> None:
+    """cxx17 removes ``register`` in CUDA files; a plain C++ file is not parsed
+    for it (no rule's may_apply admits it), so it stays as it is."""
+    plain = b"int f() { register int x = 1; return x; }\n"
+    assert translate_bytes(plain, table).data == plain
+    cuda = b"__global__ void k(int* o) { register int x = 1; o[0] = x; }\n"
+    assert b"register" not in translate_bytes(cuda, table).data

@@ -50,7 +50,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -988,10 +988,7 @@ def _instrumented(clock: _Clock, table: Any) -> Iterator[list[str]]:
         patches["IDENTIFIER"] = _TimedRegex(regex, clock, "IDENTIFIER.findall (word scan)")
     all_rules = getattr(engine, "all_rules", None)
     if callable(all_rules):
-        rules = [
-            clock.wrap(f"rule {getattr(r, '__module__', '?').rsplit('.', 1)[-1]}", r)
-            for r in all_rules()
-        ]
+        rules = tuple(replace(r, run=clock.wrap(f"rule {r.id}", r.run)) for r in all_rules())
         patches["all_rules"] = lambda: rules
     saved = {name: getattr(engine, name) for name in patches}
     wrapped = list(patches)

@@ -11,6 +11,7 @@ from hipify_py.engine.definitions import is_defined
 from hipify_py.engine.diagnostics import Code, Diagnostic
 from hipify_py.engine.edits import Edit
 from hipify_py.engine.options import Options
+from hipify_py.engine.semantic_facts import SemanticFacts
 from hipify_py.engine.source import LineIndex, SourceInfo
 from hipify_py.engine.stats import Stats
 from hipify_py.tables.table import MappingTable, Row
@@ -22,6 +23,53 @@ _new_edit = tuple.__new__
 @lru_cache(maxsize=4096)
 def cached_version(text: str) -> Version:
     return parse_version(text)
+
+
+@dataclass
+class FileFacts:
+    """What is learned about one file and used later, typed (formerly untyped
+    ``Context.cache`` keys).  Each field says who fills it and who reads it.
+
+    Hand-offs first; then lazy per-file memos, which a helper fills on first
+    use (whichever rule asks first) so the next caller does not redo the work.
+    The hand-offs between rules that the order of ``hipify_py.rules.RULE_ORDER``
+    relies on are Context fields (``uses_runtime``, ``references``,
+    ``needed_headers`` ...: see there).
+    """
+
+    # filled by the engine (the clang engine's findings, --engine clang);
+    # read by identifiers (user names to keep) and call_args (symbol and cast
+    # arguments)
+    semantic: SemanticFacts | None = None
+    # filled by warp's run (where each legacy warp call's mask argument
+    # starts); read by warp's mask-parameter analysis (_only_mask_uses)
+    warp_mask_args: set[int] = field(default_factory=set)
+    # filled by warp's run (an empty list) and its rewrites (each mask argument
+    # deleted); read by warp's run: calls inside a deleted argument are skipped
+    warp_dropped: list[tuple[int, int]] | None = None
+
+    # memos of identifiers (and helpers it calls)
+    namespace_aliases: frozenset[str] | None = None  # aliases of CUDA namespaces
+    already_hip: bool | None = None  # includes HIP headers, no CUDA ones
+    solver_only: bool | None = None  # cuSOLVER calls and no cuBLAS
+    blas_only_datatypes: bool | None = None  # cuBLAS alone takes cudaDataType values
+    roc_in_file: dict[str, str] = field(default_factory=dict)  # --roc: the one library used
+    in_code: dict[str, bool] = field(default_factory=dict)  # name -> used in code
+    legacy_cublas_file: bool | None = None  # legacy_blas: <cublas.h>, not <cublas_v2.h>
+    # memos of device_code's helpers (asm, cub_blocks, half2_minmax, launch,
+    # warp, warp_size and warp_size_constant use them)
+    device_bodies: list[tuple[int, int, tree_sitter.Node]] | None = None
+    macro_definitions: list[tree_sitter.Node] | None = None
+    defines: dict[str, list[tuple[str, int]]] | None = None  # object-like #defines
+    file_constants: dict[str, tuple[str, int] | None] = field(default_factory=dict)
+    # memos of warp
+    type_aliases: dict[str, str] | None = None
+    warp_widened_parameters: set[int] = field(default_factory=set)
+    warp_widened_arguments: set[int] = field(default_factory=set)
+    warp_wide_variables: set[int] = field(default_factory=set)
+    # memos of warp_size
+    warp_size_tiles: list[tuple[int, int]] | None = None
+    warp_size_function_names: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -38,32 +86,40 @@ class Context:
     edits: list[Edit] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     stats: Stats = field(default_factory=Stats)
-    # facts one rule learns and a later rule uses
-    uses_runtime: bool = False  # a CUDA runtime/driver/device API reference
-    uses_kernel_syntax: bool = False  # __global__, <<<>>>, threadIdx, ...
+    # facts one rule learns and a later rule uses (filled by -> read by)
+    # identifiers, warp -> includes: a CUDA runtime/driver/device API reference
+    uses_runtime: bool = False
+    # identifiers, launch -> identifiers, includes: __global__, <<<>>>, threadIdx, ...
+    uses_kernel_syntax: bool = False
     _local: dict[str, bool] = field(default_factory=dict)
     _groups: int = 0
     scanner: object = None  # rules.identifiers.Scanner, made on first use
-    cache: dict[str, object] = field(default_factory=dict)  # per-file results rules share
-    # every translated CUDA reference: (offset, CUDA name, what it became, library)
+    facts: FileFacts = field(default_factory=FileFacts)  # typed hand-offs and memos
+    # every translated CUDA reference: (offset, CUDA name, what it became, library);
+    # identifiers, warp, includes -> device_hazards, unchecked_errors, launch,
+    # includes, the engine's result
     references: list[tuple[int, str, str, str]] = field(default_factory=list)
     # text the includes rule puts before / after <hip/hip_runtime.h> (defines
-    # that must precede it, helpers that need it)
+    # that must precede it, helpers that need it); warp, includes -> includes
     before_runtime: list[str] = field(default_factory=list)
     after_runtime: list[str] = field(default_factory=list)
-    # HIP headers translated names need beyond what the mapped includes bring
+    # HIP headers translated names need beyond what the mapped includes bring;
+    # identifiers, includes (std_headers) -> includes
     needed_headers: set[str] = field(default_factory=set)
-    cautioned: set[str] = field(default_factory=set)  # names HPY109 was reported for
+    cautioned: set[str] = field(default_factory=set)  # names HPY109 was reported for (identifiers)
     # declarations HIP's NVIDIA platform needs for names the file now uses
-    # (Row.nvidia_alias), written after its includes
+    # (Row.nvidia_alias), written after its includes; identifiers -> includes
     nvidia_aliases: set[str] = field(default_factory=set)
     # spans of calls replaced by a value (success_value): names in them are gone
+    # (identifiers, for itself)
     dropped: list[tuple[int, int]] = field(default_factory=list)
     # --roc: arguments roc_args moved (dropped, written again translated): the
-    # names in them are not renamed in place
+    # names in them are not renamed in place; call_args -> identifiers
     moved: list[tuple[int, int]] = field(default_factory=list)
-    needs_compat: bool = False  # --compat: a name hipify_py_compat.h provides is used
-    # headers hipify_py_compat.h must follow (its NVML part needs <amd_smi/amdsmi.h>)
+    # --compat: a name hipify_py_compat.h provides is used; identifiers, includes -> includes
+    needs_compat: bool = False
+    # headers hipify_py_compat.h must follow (its NVML part needs <amd_smi/amdsmi.h>);
+    # identifiers -> includes
     compat_after: set[str] = field(default_factory=set)
 
     @property

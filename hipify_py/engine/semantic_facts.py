@@ -48,18 +48,9 @@ class SemanticFacts:
     dependencies: tuple[tuple[str, str], ...] = ()
 
 
-FACTS_KEY = "semantic_facts"  # where the engine puts them in Context.cache
-
-
-def facts_in(cache: dict[str, object]) -> SemanticFacts | None:
-    """The clang engine's facts for the file being translated (None: default engine)."""
-    found = cache.get(FACTS_KEY)
-    return found if isinstance(found, SemanticFacts) else None
-
-
 def apply_facts(ctx: Context, facts: SemanticFacts) -> None:
     """The engine's own findings: its notes as diagnostics, its edits (the
-    rules consume the rest through ``facts_in``)."""
+    rules consume the rest through ``Context.facts.semantic``)."""
     from hipify_py.engine.diagnostics import SHARED
 
     for note in facts.notes:  # the clang engine's codes are defined with the engine's

@@ -17,10 +17,10 @@ from hipify_py.engine.edits import Edit, apply, plan
 from hipify_py.engine.hip_target import default_version
 from hipify_py.engine.options import Options
 from hipify_py.engine.parse import error_count, parse
-from hipify_py.engine.semantic_facts import FACTS_KEY, SemanticFacts, apply_facts
+from hipify_py.engine.semantic_facts import SemanticFacts, apply_facts
 from hipify_py.engine.source import LineIndex, SourceInfo, inspect
 from hipify_py.engine.stats import Stats
-from hipify_py.rules import all_rules, arch, identifiers, includes
+from hipify_py.rules import admission_filters, all_rules
 from hipify_py.rules.identifiers import IDENTIFIER
 from hipify_py.tables.table import MappingTable
 
@@ -255,13 +255,8 @@ def _translate(
 ) -> FileResult:
     text = data.decode("latin-1")
     present = words(data, text)
-    if (
-        not identifiers.may_apply(present, table.names)
-        and arch.NAME not in present
-        and "<<<" not in text
-        and not includes.may_apply(text, table.headers)
-        and present.isdisjoint(("asm", "__asm__", "__asm"))  # PTX in a macro-only header
-        and not (facts is not None and (facts.notes or facts.edits))
+    if not any(admits(present, text, table) for admits in admission_filters()) and not (
+        facts is not None and (facts.notes or facts.edits)
     ):
         # nothing CUDA here: skip parsing altogether (LineIndex's count of lines)
         result.stats.lines_total = data.count(b"\n") + 1 if data else 0
@@ -282,9 +277,9 @@ def _translate(
     )
     result.errors_before = error_count(tree)
     if facts is not None:
-        ctx.cache[FACTS_KEY] = facts
+        ctx.facts.semantic = facts
     for rule in all_rules():
-        rule(ctx)
+        rule.run(ctx)
     if facts is not None:
         apply_facts(ctx, facts)
     ctx.diagnostics = _unsuppressed(ctx)

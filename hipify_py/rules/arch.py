@@ -20,6 +20,8 @@ from hipify_py.engine.context import Context
 from hipify_py.engine.lexer import opaque_spans, span_kind
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.identifiers import defined_operand
+from hipify_py.rules.rule import Example, Rule
+from hipify_py.tables.table import MappingTable
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 CUDA_ARCH_GATE = D.Code(
@@ -50,6 +52,12 @@ CUDA_ARCH_VALUE = D.Code(
 )
 
 NAME = "__CUDA_ARCH__"
+
+
+def may_apply(present: set[str], text: str, table: MappingTable) -> bool:
+    return NAME in present
+
+
 DEVICE_PASS = "__HIP_DEVICE_COMPILE__"
 _DEFINED_BEFORE = re.compile(r"defined\s*\(?\s*$")
 # what hipcc reads for the undefined name in #if: the value code gets too
@@ -240,3 +248,66 @@ def _report(ctx: Context, start: int, mixed: bool = False) -> None:
         name=NAME,
         end=start + len(NAME),
     )
+
+
+RULE = Rule(
+    id="arch",
+    run=run,
+    codes=(
+        CUDA_ARCH_GATE.code,
+        CUDA_ARCH_VALUE.code,
+    ),
+    needs=(),
+    may_apply=may_apply,
+    examples=(
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "__device__ int f() {\n"
+                "#if __CUDA_ARCH__ >= 700\n"
+                "  return 1;\n"
+                "#else\n"
+                "  return 0;\n"
+                "#endif\n"
+                "}\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__device__ int f() {\n"
+                "#if __CUDA_ARCH__ >= 700\n"
+                "  return 1;\n"
+                "#else\n"
+                "  return 0;\n"
+                "#endif\n"
+                "}\n"
+            ),
+            frozenset({"HPY410"}),
+        ),
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "__device__ int f() {\n"
+                "#ifdef __CUDA_ARCH__\n"
+                "  return 1;\n"
+                "#else\n"
+                "  return 0;\n"
+                "#endif\n"
+                "}\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__device__ int f() {\n"
+                "#ifdef __HIP_DEVICE_COMPILE__\n"
+                "  return 1;\n"
+                "#else\n"
+                "  return 0;\n"
+                "#endif\n"
+                "}\n"
+            ),
+        ),
+        Example(
+            "#define __CUDA_ARCH__ 1300\n",
+            "#define __CUDA_ARCH__ 1300\n",
+        ),
+    ),
+)

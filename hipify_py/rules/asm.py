@@ -23,6 +23,8 @@ from hipify_py.engine.context import Context
 from hipify_py.rules.device_code import in_device_code
 from hipify_py.rules.identifiers import scanner_of
 from hipify_py.rules.platform_split import alone_statement, on_nvidia_side, split_for_nvidia
+from hipify_py.rules.rule import Example, Rule
+from hipify_py.tables.table import MappingTable
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 INLINE_PTX = D.Code(
@@ -57,6 +59,11 @@ def is_amd_gcn(code: str) -> bool:
         and not _PTX.search(code)
         and all(_GCN_OPCODE.match(i) for i in instructions)
     )
+
+
+def may_apply(present: set[str], text: str, table: MappingTable) -> bool:
+    """PTX, also in a header of macros only (which no other rule admits)."""
+    return not present.isdisjoint(("asm", "__asm__", "__asm"))
 
 
 def run(ctx: Context) -> None:
@@ -202,3 +209,31 @@ def _string_contents(node: tree_sitter.Node) -> list[tree_sitter.Node]:
     for child in node.children:
         found.extend(_string_contents(child))
     return found
+
+
+RULE = Rule(
+    id="asm",
+    run=run,
+    codes=(INLINE_PTX.code,),
+    needs=(),
+    may_apply=may_apply,
+    examples=(
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                '__device__ unsigned lane() { unsigned r; asm("mov.u32 %0, '
+                '%%laneid;" : "=r"(r)); return r; }\n'
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                '__device__ unsigned lane() { unsigned r; asm("mov.u32 %0, '
+                '%%laneid;" : "=r"(r)); return r; }\n'
+            ),
+            frozenset({"HPY501"}),
+        ),
+        Example(
+            ('#include <hip/hip_runtime.h>\n__device__ void f() { asm volatile("s_nop 0"); }\n'),
+            ('#include <hip/hip_runtime.h>\n__device__ void f() { asm volatile("s_nop 0"); }\n'),
+        ),
+    ),
+)

@@ -16,7 +16,6 @@ from typing import NamedTuple
 import tree_sitter
 
 from hipify_py.engine.context import Context, cached_version
-from hipify_py.engine.semantic_facts import facts_in
 from hipify_py.tables.table import Row
 
 
@@ -389,7 +388,7 @@ def cast_arguments(
     let the clang engine's answers (about the rows' ``arg_casts``) decide."""
     made = 0
     args = call.args
-    found = facts_in(ctx.cache) if use_facts else None
+    found = ctx.facts.semantic if use_facts else None
     for index, cast in casts:
         if index >= len(args):
             continue
@@ -435,7 +434,7 @@ def fix_arguments(ctx: Context, row: Row, call: Call, inserts: bool = True) -> N
     if inserts:  # ``arg_inserts`` are the ``hip`` name's (not a ``newer_hip``'s)
         insert_arguments(ctx, row.arg_inserts, call, group)
     # the clang engine's answers, where it saw the call (else the text decides)
-    facts = facts_in(ctx.cache)
+    facts = ctx.facts.semantic
     for index, macro in row.arg_wraps:
         if index >= len(args):
             continue

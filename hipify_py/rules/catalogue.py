@@ -9,49 +9,19 @@ engine looks codes up only among its own, ``engine.diagnostics.SHARED``).
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 
+from hipify_py import rules
 from hipify_py.engine import diagnostics
 from hipify_py.engine.diagnostics import Code
-from hipify_py.rules import (
-    arch,
-    asm,
-    cub_blocks,
-    cxx17,
-    device_hazards,
-    hip_paths,
-    identifiers,
-    includes,
-    launch,
-    overloads,
-    std_headers,
-    unchecked_errors,
-    vector_ops,
-    warp,
-    warp_size,
-    warp_size_constant,
-)
 
-# where codes are defined: the engine's shared module, then the rule modules
-DEFINING_MODULES: tuple[ModuleType, ...] = (
-    diagnostics,
-    arch,
-    asm,
-    cub_blocks,
-    cxx17,
-    device_hazards,
-    hip_paths,
-    identifiers,
-    includes,
-    launch,
-    overloads,
-    std_headers,
-    unchecked_errors,
-    vector_ops,
-    warp,
-    warp_size,
-    warp_size_constant,
-)
+
+def defining_modules() -> tuple[ModuleType, ...]:
+    """Where codes are defined: the engine's shared module, then every module
+    of this package the registry knows (rules and their helpers)."""
+    names = [n for n in (*rules.RULE_ORDER, *rules.HELPERS) if n != "catalogue"]
+    return (diagnostics, *(importlib.import_module(f"{rules.__name__}.{n}") for n in names))
 
 
 def catalogue() -> dict[str, Code]:
@@ -59,7 +29,7 @@ def catalogue() -> dict[str, Code]:
     of the defining modules (a Code one of them imports from another counts
     once; two different definitions of one code are an error)."""
     found: dict[str, Code] = {}
-    for module in DEFINING_MODULES:
+    for module in defining_modules():
         for value in vars(module).values():
             if isinstance(value, Code) and found.setdefault(value.code, value) is not value:
                 raise ValueError(f"{value.code} is defined twice (again in {module.__name__})")

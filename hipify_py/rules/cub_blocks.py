@@ -21,6 +21,7 @@ import re
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.rules.device_code import constant_value
+from hipify_py.rules.rule import Example, Rule, alongside
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 CUB_WARP_TRANSPOSE_BLOCK = D.Code(
@@ -136,3 +137,50 @@ def _value(ctx: Context, text: str, offset: int) -> int | None:
             return None
         text = found.strip()
     return None
+
+
+RULE = Rule(
+    id="cub_blocks",
+    run=run,
+    codes=(
+        CUB_ALLOCATOR_ARGUMENTS.code,
+        CUB_WARP_TRANSPOSE_BLOCK.code,
+    ),
+    needs=(),
+    may_apply=alongside,
+    examples=(
+        Example(
+            (
+                "#include <cub/cub.cuh>\n"
+                "__global__ void k() { typedef cub::BlockLoad<int, 32, 4, "
+                "cub::BLOCK_LOAD_WARP_TRANSPOSE> L; }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#include <hipcub/hipcub.hpp>\n"
+                "__global__ void k() { typedef hipcub::BlockLoad<int, 32, 4, "
+                "hipcub::BLOCK_LOAD_WARP_TRANSPOSE> L; }\n"
+            ),
+            frozenset({"HPY427"}),
+        ),
+        Example(
+            ("#include <cub/cub.cuh>\ncub::CachingDeviceAllocator a(8, 3);\n"),
+            ("#include <hipcub/hipcub.hpp>\nhipcub::CachingDeviceAllocator a(8, 3);\n"),
+            frozenset({"HPY428"}),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#include <hipcub/hipcub.hpp>\n"
+                "__global__ void k() { typedef hipcub::BlockLoad<int, 64, 4, "
+                "hipcub::BLOCK_LOAD_WARP_TRANSPOSE> L; }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#include <hipcub/hipcub.hpp>\n"
+                "__global__ void k() { typedef hipcub::BlockLoad<int, 64, 4, "
+                "hipcub::BLOCK_LOAD_WARP_TRANSPOSE> L; }\n"
+            ),
+        ),
+    ),
+)

@@ -14,6 +14,7 @@ import tree_sitter
 
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
+from hipify_py.rules.rule import Example, Rule, alongside
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 REGISTER_REMOVED = D.Code(
@@ -74,3 +75,26 @@ def _asm_label(ctx: Context, node: tree_sitter.Node) -> bool:
     if declaration is None:
         return False
     return "asm" in ctx.node_text(declaration) or "__asm__" in ctx.node_text(declaration)
+
+
+RULE = Rule(
+    id="cxx17",
+    run=run,
+    codes=(REGISTER_REMOVED.code,),
+    needs=(),
+    may_apply=alongside,
+    examples=(
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "__global__ void k(int* o) { register int i = 0; o[i] = 0; }\n"
+            ),
+            ("#include <hip/hip_runtime.h>\n__global__ void k(int* o) { int i = 0; o[i] = 0; }\n"),
+            frozenset({"HPY801"}),
+        ),
+        Example(
+            ("#include <hip/hip_runtime.h>\n__global__ void k(int* o) { int i = 0; o[i] = 0; }\n"),
+            ("#include <hip/hip_runtime.h>\n__global__ void k(int* o) { int i = 0; o[i] = 0; }\n"),
+        ),
+    ),
+)

@@ -29,9 +29,9 @@ _NOT_CODE = frozenset(
 
 def device_bodies(ctx: Context) -> list[tuple[int, int, tree_sitter.Node]]:
     """(start, end, function node) of each device function body, in file order."""
-    cached = ctx.cache.get("device_bodies")
+    cached = ctx.facts.device_bodies
     if cached is not None:
-        return cached  # type: ignore[return-value]
+        return cached
     seen: set[int] = set()
     bodies: list[tuple[int, int, tree_sitter.Node]] = []
     from hipify_py.engine.words import occurrences
@@ -69,7 +69,7 @@ def device_bodies(ctx: Context) -> list[tuple[int, int, tree_sitter.Node]]:
         seen.add(node.id)
         bodies.append((body.start_byte, body.end_byte, node))
     bodies.sort(key=lambda b: b[0])
-    ctx.cache["device_bodies"] = bodies
+    ctx.facts.device_bodies = bodies
     return bodies
 
 
@@ -268,8 +268,8 @@ def macro_definitions(ctx: Context) -> list[tree_sitter.Node]:
     wherever they sit), in file order.  Found from the word ``define``: the
     directive token of each holds it, and a query over the whole tree costs
     a walk of every node."""
-    cached = ctx.cache.get("macro_definitions")
-    if isinstance(cached, list):
+    cached = ctx.facts.macro_definitions
+    if cached is not None:
         return cached
     found: list[tree_sitter.Node] = []
     text = ctx.text
@@ -286,7 +286,7 @@ def macro_definitions(ctx: Context) -> list[tree_sitter.Node]:
         ):
             found.append(macro)
         pos = text.find("define", pos + 6)
-    ctx.cache["macro_definitions"] = found
+    ctx.facts.macro_definitions = found
     return found
 
 
@@ -300,9 +300,9 @@ def macro_parameters(ctx: Context, macro: tree_sitter.Node) -> list[str]:
 def define_of(ctx: Context, name: str, before: int | None = None) -> tuple[str, int] | None:
     """The body (comments removed) and offset of ``#define name value``, the
     first one before ``before`` when given."""
-    index = ctx.cache.get("defines")
-    if not isinstance(index, dict):
-        index = ctx.cache["defines"] = _defines(ctx.text)
+    index = ctx.facts.defines
+    if index is None:
+        index = ctx.facts.defines = _defines(ctx.text)
     for body, start in index.get(name, ()):
         if before is None or start < before:
             return body, start
@@ -344,8 +344,7 @@ _ENUM_OPEN = re.compile(r"\benum\b[^{;]*\{[^}]*$")
 def file_constant(ctx: Context, name: str) -> tuple[str, int] | None:
     """``const``/``constexpr`` variable or enumerator ``name`` outside any
     function body (cached per file)."""
-    cache = ctx.cache.setdefault("file_constants", {})
-    assert isinstance(cache, dict)
+    cache = ctx.facts.file_constants
     if name in cache:
         found: tuple[str, int] | None = cache[name]
         return found

@@ -13,6 +13,7 @@ from hipify_py.engine.context import Context
 from hipify_py.engine.lexer import matches_at, offsets_of
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.identifiers import scanner_of
+from hipify_py.rules.rule import Example, Rule, alongside
 from hipify_py.tables.table import Row
 from hipify_py.tables.versions import Version, format_version, parse_version
 
@@ -519,3 +520,63 @@ def _half2_members(ctx: Context) -> None:
             hint=f"use __low2half({match.group(1)}) / __high2half({match.group(1)})",
             name=f".{match.group(2)}",
         )
+
+
+RULE = Rule(
+    id="device_hazards",
+    run=run,
+    codes=(
+        BF16_NO_OPERATORS.code,
+        DEVICE_PROP_FIELD_MISSING.code,
+        DEVICE_PROP_VALUE.code,
+        DEVICE_WARP_SIZE.code,
+        FP8_FORMAT.code,
+        HALF2_MEMBER.code,
+        D.NEEDS_NEWER_HIP.code,
+        TEXTURE_FETCH.code,
+        TEXTURE_REFERENCE.code,
+    ),
+    needs=(
+        "table.names",
+        "options",
+        "context.references",
+        "context.edits",
+    ),
+    may_apply=alongside,
+    examples=(
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "int f() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0); "
+                "return p.warpSize; }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "int f() { hipDeviceProp_t p; hipGetDeviceProperties(&p, 0); "
+                "return p.warpSize; }\n"
+            ),
+            frozenset({"HPY451"}),
+        ),
+        Example(
+            ("#include <cuda_fp8.h>\n__device__ __nv_fp8_e4m3 x;\n"),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#include <hip/hip_fp8.h>\n"
+                "__device__ __hip_fp8_e4m3_fnuz x;\n"
+            ),
+            frozenset({"HPY430"}),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "int f() { hipDeviceProp_t p; (void)hipGetDeviceProperties(&p, "
+                "0); return p.major; }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "int f() { hipDeviceProp_t p; (void)hipGetDeviceProperties(&p, "
+                "0); return p.major; }\n"
+            ),
+        ),
+    ),
+)

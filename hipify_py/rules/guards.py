@@ -23,9 +23,12 @@ import re
 
 import tree_sitter
 
+from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
+from hipify_py.engine.options import Options
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.identifiers import report_no_roc_name
+from hipify_py.rules.rule import Example, Rule, alongside
 from hipify_py.tables.table import Row
 
 SECTION = "Header Guards"
@@ -99,3 +102,54 @@ def _already_both(ctx: Context, defined: tree_sitter.Node, hip: str) -> bool:
 
 def _count(ctx: Context) -> None:
     ctx.stats.converted[("runtime", "macro")] += 1
+
+
+RULE = Rule(
+    id="guards",
+    run=run,
+    codes=(D.ROC_FALLBACK.code,),  # through identifiers.report_no_roc_name
+    needs=(
+        "table.names",
+        "options",
+    ),
+    may_apply=alongside,
+    examples=(
+        Example(
+            ("#include <cuda_runtime.h>\n#ifdef __DRIVER_TYPES_H__\nint x;\n#endif\n"),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#if defined(HIP_INCLUDE_HIP_DRIVER_TYPES_H) || "
+                "defined(__DRIVER_TYPES_H__)\n"
+                "int x;\n"
+                "#endif\n"
+            ),
+        ),
+        Example(
+            ("#include <cublas_v2.h>\n#ifdef CUBLAS_API_H_\nint x;\n#endif\n"),
+            (
+                "#include <rocblas/rocblas.h>\n"
+                "#if defined(ROCBLAS_H) || defined(CUBLAS_API_H_)\n"
+                "int x;\n"
+                "#endif\n"
+            ),
+            frozenset(),
+            Options(roc=True),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#if defined(HIP_INCLUDE_HIP_DRIVER_TYPES_H) || "
+                "defined(__DRIVER_TYPES_H__)\n"
+                "int x;\n"
+                "#endif\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#if defined(HIP_INCLUDE_HIP_DRIVER_TYPES_H) || "
+                "defined(__DRIVER_TYPES_H__)\n"
+                "int x;\n"
+                "#endif\n"
+            ),
+        ),
+    ),
+)

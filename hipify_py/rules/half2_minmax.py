@@ -17,6 +17,7 @@ from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.call_args import call_of_node
 from hipify_py.rules.device_code import visible
+from hipify_py.rules.rule import Example, Rule, alongside
 
 _FUNCTIONS = {"__hmax2": "__hmax", "__hmin2": "__hmin"}
 _HALF2 = re.compile(r"(?<![\w])(?:__)?half2\b")
@@ -63,3 +64,58 @@ def run(ctx: Context) -> None:
 def _is_half2(ctx: Context, name: str, offset: int) -> bool:
     declared = visible(ctx, name, offset)
     return declared is not None and _HALF2.search(declared.type_text) is not None
+
+
+RULE = Rule(
+    id="half2_minmax",
+    run=run,
+    codes=(D.SIGNATURE_CAUTION.code,),
+    needs=("context.diagnostics",),
+    may_apply=alongside,
+    examples=(
+        Example(
+            (
+                "#include <cuda_fp16.h>\n"
+                "__device__ __half2 f(__half2 a, __half2 b) { return __hmax2(a, "
+                "b); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#include <hip/hip_bf16.h>\n"
+                "#include <hip/hip_fp16.h>\n"
+                "__device__ __half2 f(__half2 a, __half2 b) { return "
+                "__halves2half2(__hmax(__low2half(a), __low2half(b)), "
+                "__hmax(__high2half(a), __high2half(b))); }\n"
+            ),
+        ),
+        Example(
+            (
+                "#include <cuda_fp16.h>\n"
+                "__device__ __half2 f(__half2* a, __half2 b) { return "
+                "__hmax2(a[0], b); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#include <hip/hip_bf16.h>\n"
+                "#include <hip/hip_fp16.h>\n"
+                "__device__ __half2 f(__half2* a, __half2 b) { return "
+                "__hmax2(a[0], b); }\n"
+            ),
+            frozenset({"HPY109"}),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#include <hip/hip_fp16.h>\n"
+                "__device__ __half2 f(__half2 a, __half2 b) { return __hmax(a.x, "
+                "b.x); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#include <hip/hip_fp16.h>\n"
+                "__device__ __half2 f(__half2 a, __half2 b) { return __hmax(a.x, "
+                "b.x); }\n"
+            ),
+        ),
+    ),
+)

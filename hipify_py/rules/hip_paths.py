@@ -17,6 +17,7 @@ import tree_sitter
 
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
+from hipify_py.rules.rule import Example, Rule, alongside
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 PROJECT_HIP_PATH = D.Code(
@@ -122,3 +123,43 @@ def _taken_body(ctx: Context, node: tree_sitter.Node) -> tuple[int, int] | None:
     if alternative is not None:
         end = alternative.start_byte
     return start + 1, end
+
+
+RULE = Rule(
+    id="hip_paths",
+    run=run,
+    codes=(PROJECT_HIP_PATH.code,),
+    needs=(),
+    may_apply=alongside,
+    examples=(
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "#ifdef __HIP_PLATFORM_AMD__\n"
+                "void g() { rocblas_initialize(); }\n"
+                "#endif\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#ifdef __HIP_PLATFORM_AMD__\n"
+                "void g() { rocblas_initialize(); }\n"
+                "#endif\n"
+            ),
+            frozenset({"HPY113"}),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#ifdef __HIP_PLATFORM_AMD__\n"
+                "#define ON_AMD 1\n"
+                "#endif\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#ifdef __HIP_PLATFORM_AMD__\n"
+                "#define ON_AMD 1\n"
+                "#endif\n"
+            ),
+        ),
+    ),
+)

@@ -13,7 +13,6 @@ strings stay untouched too.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from functools import lru_cache
 
 import tree_sitter
@@ -23,7 +22,6 @@ from hipify_py.engine.compat import data as compat_data
 from hipify_py.engine.compat import text_includes_header
 from hipify_py.engine.context import Context, cached_version
 from hipify_py.engine.lexer import SpanIndex, opaque_spans, span_kind
-from hipify_py.engine.semantic_facts import facts_in
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.call_args import (
     Call,
@@ -41,7 +39,8 @@ from hipify_py.rules.platform_split import (
     on_nvidia_side,
     split_for_nvidia,
 )
-from hipify_py.tables.table import Row
+from hipify_py.rules.rule import Example, Rule
+from hipify_py.tables.table import MappingTable, Row
 from hipify_py.tables.versions import format_version
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
@@ -578,8 +577,8 @@ _ALIAS = re.compile(r"\bnamespace\s+(\w+)\s*=\s*(?:::\s*)?(\w+(?:\s*::\s*\w+)*)\
 def _cuda_aliases(ctx: Context) -> frozenset[str]:
     """The file's namespace aliases of CUDA namespaces (``namespace cg =
     cooperative_groups;``): names qualified by them are CUDA's."""
-    found = ctx.cache.get("namespace_aliases")
-    if not isinstance(found, frozenset):
+    found = ctx.facts.namespace_aliases
+    if found is None:
         names = ctx.table.names
         aliases = set()
         if "namespace" in ctx.present:
@@ -591,14 +590,14 @@ def _cuda_aliases(ctx: Context) -> frozenset[str]:
                 row = names.get(first)
                 if row is not None and row.kind == "namespace":
                     aliases.add(alias)
-        found = ctx.cache["namespace_aliases"] = frozenset(aliases)
+        found = ctx.facts.namespace_aliases = frozenset(aliases)
     return found
 
 
-def may_apply(present: set[str], names: Mapping[str, Row]) -> bool:
+def may_apply(present: set[str], text: str, table: MappingTable) -> bool:
     """Cheap test on the file's distinct words: could this rule find anything?"""
     # iterate the file's words, not the 9,000 table keys
-    if not names.keys().isdisjoint(present) or not present.isdisjoint(KERNEL_WORDS):
+    if not table.names.keys().isdisjoint(present) or not present.isdisjoint(KERNEL_WORDS):
         return True
     return any(CUDA_LIKE.match(name) for name in present)
 
@@ -634,7 +633,7 @@ def run(ctx: Context) -> None:
                 ctx.uses_kernel_syntax = True
                 break
     strings_seen: set[str] = set()
-    facts = facts_in(ctx.cache)
+    facts = ctx.facts.semantic
     keep = facts.keep if facts is not None else frozenset()  # the clang engine's user names
     for start, row in hits:
         if start in keep or (ctx.moved and any(a <= start < b for a, b in ctx.moved)):
@@ -721,10 +720,10 @@ def _shim_definition(ctx: Context, row: Row, node: tree_sitter.Node | None) -> b
     body = ctx.node_text(value) if value is not None else ""
     if row.hip and _HIP_WORD.match(body):
         return True
-    cached = ctx.cache.get("already_hip")
-    if not isinstance(cached, bool):
+    cached = ctx.facts.already_hip
+    if cached is None:
         cached = directive_in(ctx, _HIP_INCLUDE) and not _includes_cuda(ctx)
-        ctx.cache["already_hip"] = cached
+        ctx.facts.already_hip = cached
     return cached
 
 
@@ -1212,8 +1211,8 @@ def _in_file_name(row: Row, ctx: Context, older: bool) -> str | None:
         found = dict(row.older_in_call).get("cublas")
         if found:
             return found
-    solver_only = ctx.cache.get("solver_only")
-    if not isinstance(solver_only, bool):
+    solver_only = ctx.facts.solver_only
+    if solver_only is None:
         names = ctx.table.names
         present = ctx.present
         solver = any(w.startswith("cusolver") and w in names and in_code(ctx, w) for w in present)
@@ -1225,7 +1224,7 @@ def _in_file_name(row: Row, ctx: Context, older: bool) -> str | None:
             )
             or directive_in(ctx, _BLAS_INCLUDE)
         )
-        solver_only = ctx.cache["solver_only"] = solver and not blas
+        solver_only = ctx.facts.solver_only = solver and not blas
     if solver_only:
         return dict(row.in_call).get("cusolver")
     return None
@@ -1239,8 +1238,7 @@ def in_code(ctx: Context, name: str) -> bool:
     """Is ``name`` used in code (a macro body counts), not only in comments,
     strings, #include paths or #error / #warning text?  Only code decides how
     a file is translated."""
-    known = ctx.cache.setdefault("in_code", {})
-    assert isinstance(known, dict)
+    known = ctx.facts.in_code
     found = known.get(name)
     if found is None:
         scanner = scanner_of(ctx)
@@ -1256,9 +1254,9 @@ def _roc_in_file_name(row: Row, ctx: Context) -> str | None:
     whose calls the file's code makes (a cuSPARSE-only file's cudaDataType is
     rocSPARSE's), else None (the ``roc`` name: rocBLAS's)."""
     prefixes = sorted((prefix for prefix, _ in row.roc_in_call), key=len, reverse=True)
-    key = "roc_in_file:" + ",".join(prefixes)
-    found = ctx.cache.get(key)
-    if not isinstance(found, str):
+    key = ",".join(prefixes)
+    found = ctx.facts.roc_in_file.get(key)
+    if found is None:
         names = ctx.table.names
         used: set[str] = set()
         for word in ctx.present:
@@ -1268,7 +1266,7 @@ def _roc_in_file_name(row: Row, ctx: Context) -> str | None:
             owner = owner or ("cublas" if word.startswith("cublas") else None)
             if owner is not None and owner not in used and in_code(ctx, word):
                 used.add(owner)
-        found = ctx.cache[key] = used.pop() if len(used) == 1 else ""
+        found = ctx.facts.roc_in_file[key] = used.pop() if len(used) == 1 else ""
     return dict(row.roc_in_call).get(found) if found else None
 
 
@@ -1277,13 +1275,13 @@ _DATATYPE_USERS = ("cusparse", "cusolver", "cufft", "cutensor", "nccl", "curand"
 
 def _blas_only_datatypes(ctx: Context) -> bool:
     """Does cuBLAS take the file's cudaDataType values, and no other library?"""
-    found = ctx.cache.get("blas_only_datatypes")
-    if not isinstance(found, bool):
+    found = ctx.facts.blas_only_datatypes
+    if found is None:
         words = [w for w in ctx.present if w in ctx.table.names and in_code(ctx, w)]
         found = any(w.startswith("cublas") for w in words) and not any(
             w.startswith(_DATATYPE_USERS) for w in words
         )
-        ctx.cache["blas_only_datatypes"] = found
+        ctx.facts.blas_only_datatypes = found
     return found
 
 
@@ -1567,3 +1565,46 @@ def _report_unknown(ctx: Context, scanner: Scanner, unknown: list[tuple[int, int
             name=name,
             end=end,
         )
+
+
+RULE = Rule(
+    id="identifiers",
+    run=run,
+    codes=(
+        ASSUMED_CUDA_VERSION.code,
+        DEPRECATED_API.code,
+        EXPERIMENTAL_API.code,
+        HINT_CALL_DROPPED.code,
+        LEGACY_CUBLAS.code,
+        D.NEEDS_NEWER_HIP.code,
+        REMOVED_API.code,
+        ROC_ARGUMENT_CAST.code,
+        D.ROC_FALLBACK.code,
+        D.SIGNATURE_CAUTION.code,
+        STRING_MENTION.code,
+        UNKNOWN_CUDA_NAME.code,
+        UNSUPPORTED_API.code,
+    ),
+    needs=(
+        "table.names",
+        "table.headers",
+        "options",
+        "facts.semantic",
+    ),
+    may_apply=may_apply,
+    examples=(
+        Example(
+            ("#include <cuda_runtime.h>\nvoid f(float* p) { cudaFree(p); }\n"),
+            ("#include <hip/hip_runtime.h>\nvoid f(float* p) { hipFree(p); }\n"),
+        ),
+        Example(
+            "void f() { cudaFrobnicate(); }\n",
+            "void f() { cudaFrobnicate(); }\n",
+            frozenset({"HPY102"}),
+        ),
+        Example(
+            ("// cudaMalloc is mentioned in a comment only\nint main() { return 0; }\n"),
+            ("// cudaMalloc is mentioned in a comment only\nint main() { return 0; }\n"),
+        ),
+    ),
+)

@@ -17,10 +17,12 @@ import tree_sitter
 from hipify_py.engine import compat
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context, cached_version
+from hipify_py.engine.options import Options
 from hipify_py.rules import std_headers
 from hipify_py.rules.identifiers import directive_in
 from hipify_py.rules.platform_split import on_nvidia_side
-from hipify_py.tables.table import HeaderRow
+from hipify_py.rules.rule import Example, Rule
+from hipify_py.tables.table import HeaderRow, MappingTable
 from hipify_py.tables.versions import format_version
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
@@ -70,10 +72,10 @@ def _lookup(headers: Mapping[str, HeaderRow], name: str) -> HeaderRow | None:
 _HEADER_NAME = re.compile(r"#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]")
 
 
-def may_apply(text: str, headers: Mapping[str, HeaderRow]) -> bool:
+def may_apply(present: set[str], text: str, table: MappingTable) -> bool:
     """Does the text include any header the table knows?"""
     return any(
-        _lookup(headers, match.group(1).strip()) is not None
+        _lookup(table.headers, match.group(1).strip()) is not None
         for match in _HEADER_NAME.finditer(text)
     )
 
@@ -581,3 +583,51 @@ def _compat_hint(name: str) -> str:
     """The hint of a header hipify_py_compat.h replaces under --compat."""
     provides = compat.data().includes.get(name)
     return f"{compat.data().hint} ({provides})" if provides else ""
+
+
+RULE = Rule(
+    id="includes",
+    run=run,
+    codes=(
+        D.NEEDS_NEWER_HIP.code,
+        D.ROC_FALLBACK.code,
+        D.RUNTIME_INCLUDE_ADDED.code,
+        std_headers.STD_HEADER_ADDED.code,
+        UNSUPPORTED_HEADER.code,
+    ),
+    needs=(
+        "table.headers",
+        "options",
+        "context.uses_runtime",
+        "context.uses_kernel_syntax",
+        "context.references",
+        "context.needed_headers",
+        "context.nvidia_aliases",
+        "context.needs_compat",
+        "context.compat_after",
+        "context.before_runtime",
+        "context.after_runtime",
+    ),
+    may_apply=may_apply,
+    examples=(
+        Example(
+            "#include <cublas_v2.h>\n",
+            "#include <hipblas/hipblas.h>\n",
+        ),
+        Example(
+            "#include <cusparse.h>\n",
+            "#include <rocsparse/rocsparse.h>\n",
+            frozenset(),
+            Options(roc=True),
+        ),
+        Example(
+            "__global__ void k() {}\n",
+            ("#include <hip/hip_runtime.h>\n__global__ void k() {}\n"),
+            frozenset({"HPY202"}),
+        ),
+        Example(
+            ('#include <vector>\n#include "cuda_helpers.h"\n'),
+            ('#include <vector>\n#include "cuda_helpers.h"\n'),
+        ),
+    ),
+)

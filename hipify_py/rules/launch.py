@@ -19,7 +19,10 @@ import tree_sitter
 
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
+from hipify_py.engine.options import Options
 from hipify_py.engine.parse import captures, parse
+from hipify_py.rules.rule import Example, Rule
+from hipify_py.tables.table import MappingTable
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 LAUNCH_NOT_REWRITTEN = D.Code(
@@ -59,6 +62,10 @@ class _Site:
     base: int  # add to node offsets to get offsets in the file
     text: str  # the text the nodes index (file text, or a wrapped macro body)
     in_macro: bool
+
+
+def may_apply(present: set[str], text: str, table: MappingTable) -> bool:
+    return "<<<" in text
 
 
 def run(ctx: Context) -> None:
@@ -241,3 +248,60 @@ def _needs_dim3(node: tree_sitter.Node) -> bool:
         if function is not None and function.text == b"dim3":
             return False
     return True
+
+
+RULE = Rule(
+    id="launch",
+    run=run,
+    codes=(
+        DEVICE_SIDE_RUNTIME.code,
+        LAUNCH_NOT_REWRITTEN.code,
+    ),
+    needs=(
+        "table.names",
+        "options",
+        "context.references",
+    ),
+    may_apply=may_apply,
+    examples=(
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "__global__ void k(int n);\n"
+                "void f() { k<<<1, 2>>>(3); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int n);\n"
+                "void f() { hipLaunchKernelGGL(k, dim3(1), dim3(2), 0, 0, 3); }\n"
+            ),
+            frozenset(),
+            Options(launch_syntax="hip"),
+        ),
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "__global__ void child();\n"
+                "__global__ void parent() { child<<<1, 1>>>(); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void child();\n"
+                "__global__ void parent() { child<<<1, 1>>>(); }\n"
+            ),
+            frozenset({"HPY302"}),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int n);\n"
+                "void f() { k<<<1, 2>>>(3); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int n);\n"
+                "void f() { k<<<1, 2>>>(3); }\n"
+            ),
+        ),
+    ),
+)

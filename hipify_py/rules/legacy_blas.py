@@ -29,10 +29,10 @@ _TOKEN = re.compile(r"&?[A-Za-z_]\w*")
 
 def _legacy_file(ctx: Context) -> bool:
     """Does the file include <cublas.h> and not <cublas_v2.h>?"""
-    found = ctx.cache.get("legacy_cublas_file")
-    if not isinstance(found, bool):
+    found = ctx.facts.legacy_cublas_file
+    if found is None:
         headers = {m.group(1) for m in _INCLUDE.finditer(ctx.text)}
-        found = ctx.cache["legacy_cublas_file"] = (
+        found = ctx.facts.legacy_cublas_file = (
             "cublas.h" in headers and "cublas_v2.h" not in headers
         )
     return found

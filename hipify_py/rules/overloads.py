@@ -17,6 +17,7 @@ import tree_sitter
 
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
+from hipify_py.rules.rule import Example, Rule, alongside
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 OVERLOAD_COLLISION = D.Code(
@@ -159,3 +160,43 @@ def _scope(ctx: Context, node: tree_sitter.Node) -> str:
             names.append(ctx.node_text(label) if label is not None else "")
         parent = parent.parent
     return "::".join(reversed(names))
+
+
+RULE = Rule(
+    id="overloads",
+    run=run,
+    codes=(OVERLOAD_COLLISION.code,),
+    needs=(
+        "table.names",
+        "options",
+    ),
+    may_apply=alongside,
+    examples=(
+        Example(
+            (
+                "#include <cuda.h>\n"
+                "#include <cuda_runtime.h>\n"
+                "const char* name(cudaError_t e);\n"
+                "const char* name(CUresult e);\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "const char* name(hipError_t e);\n"
+                "const char* name(hipError_t e);\n"
+            ),
+            frozenset({"HPY802"}),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "const char* name(hipError_t e);\n"
+                "const char* name(int e);\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "const char* name(hipError_t e);\n"
+                "const char* name(int e);\n"
+            ),
+        ),
+    ),
+)

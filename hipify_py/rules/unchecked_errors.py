@@ -12,6 +12,7 @@ from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.identifiers import scanner_of
+from hipify_py.rules.rule import Example, Rule, alongside
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 UNCHECKED_HIP_ERROR = D.Code(
@@ -90,3 +91,27 @@ def _discarded_call(ctx: Context, start: int, size: int) -> bool:
         return False
     statement = call.parent
     return statement is not None and statement.type == "expression_statement"
+
+
+RULE = Rule(
+    id="unchecked_errors",
+    run=run,
+    codes=(UNCHECKED_HIP_ERROR.code,),
+    needs=(
+        "table.names",
+        "options",
+        "context.references",
+    ),
+    may_apply=alongside,
+    examples=(
+        Example(
+            ("#include <cuda_runtime.h>\nvoid f(void* p) { cudaFree(p); }\n"),
+            ("#include <hip/hip_runtime.h>\nvoid f(void* p) { hipFree(p); }\n"),
+            frozenset({"HPY110"}),
+        ),
+        Example(
+            ("#include <hip/hip_runtime.h>\nhipError_t f(void* p) { return hipFree(p); }\n"),
+            ("#include <hip/hip_runtime.h>\nhipError_t f(void* p) { return hipFree(p); }\n"),
+        ),
+    ),
+)

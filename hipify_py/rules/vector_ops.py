@@ -18,6 +18,7 @@ import tree_sitter
 
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
+from hipify_py.rules.rule import Example, Rule, alongside
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 VECTOR_OPERATOR = D.Code(
@@ -114,3 +115,45 @@ def _line_span(ctx: Context, node: tree_sitter.Node) -> tuple[int | None, int | 
 def _guarded(ctx: Context, start: int) -> bool:
     before = ctx.text[:start].rstrip("\r\n")
     return before[before.rfind("\n") + 1 :].strip() == GUARD
+
+
+RULE = Rule(
+    id="vector_ops",
+    run=run,
+    codes=(VECTOR_OPERATOR.code,),
+    needs=(),
+    may_apply=alongside,
+    examples=(
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "inline __host__ __device__ void operator+=(float2& a, float2 b) "
+                "{ a.x += b.x; a.y += b.y; }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#if !defined(__HIP_PLATFORM_AMD__)\n"
+                "inline __host__ __device__ void operator+=(float2& a, float2 b) "
+                "{ a.x += b.x; a.y += b.y; }\n"
+                "#endif\n"
+            ),
+            frozenset({"HPY803"}),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#if !defined(__HIP_PLATFORM_AMD__)\n"
+                "inline __host__ __device__ void operator+=(float2& a, float2 b) "
+                "{ a.x += b.x; a.y += b.y; }\n"
+                "#endif\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#if !defined(__HIP_PLATFORM_AMD__)\n"
+                "inline __host__ __device__ void operator+=(float2& a, float2 b) "
+                "{ a.x += b.x; a.y += b.y; }\n"
+                "#endif\n"
+            ),
+        ),
+    ),
+)

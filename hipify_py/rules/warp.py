@@ -40,6 +40,7 @@ from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.device_code import Declared, declared_name, function_name, visible
 from hipify_py.rules.identifiers import OWNED_BY_RULES, directive_in, scanner_of
+from hipify_py.rules.rule import Example, Rule, alongside
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 WARP_PARTIAL_MASK = D.Code(
@@ -256,12 +257,12 @@ def run(ctx: Context) -> None:
         # a second run (found by fuzz/fuzz_engine.py: translation was not idempotent)
         ctx.uses_runtime = True
     modern = ctx.target_hip >= SYNC_BUILTINS
-    ctx.cache["warp_mask_args"] = {
+    ctx.facts.warp_mask_args = {
         c.args[0][0] for c in calls if c.name in LEGACY and c.args
     }  # where each mask argument starts: a parameter used only there is only a mask
     first_needing: _Call | None = None
     dropped: list[tuple[int, int]] = []  # mask arguments deleted (calls inside go with them)
-    ctx.cache["warp_dropped"] = dropped
+    ctx.facts.warp_dropped = dropped
     for call in sorted(calls, key=lambda c: c.start):
         # the regions are disjoint and in file order: only the last can hold a later call
         if dropped and dropped[-1][0] <= call.start < dropped[-1][1]:
@@ -482,8 +483,8 @@ def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
     ctx.edit(call.start, call.end, LEGACY[call.name], "warp", structural=False)
     # drop "mask, " (the text up to the next argument)
     ctx.edit(mask_start, call.args[1][0], "", "warp", structural=False)
-    dropped = ctx.cache.get("warp_dropped")
-    if isinstance(dropped, list):
+    dropped = ctx.facts.warp_dropped
+    if dropped is not None:
         dropped.append((mask_start, call.args[1][0]))
     return False
 
@@ -583,8 +584,7 @@ def _report_legacy(
 
 def _only_mask_uses(ctx: Context, name: str, start: int, end: int) -> bool:
     """Every use of ``name`` in text[start:end] is a warp function's mask."""
-    masks = ctx.cache.get("warp_mask_args")
-    assert isinstance(masks, set)
+    masks = ctx.facts.warp_mask_args
     uses = [p for p in occurrences(ctx.text[start:end], name)]
     return bool(uses) and all(start + p in masks for p in uses)
 
@@ -617,8 +617,7 @@ def _full_default_parameter(ctx: Context, call: _Call, declared: Declared, moder
     body = function.child_by_field_name("body")
     if body is None or not _only_mask_uses(ctx, declared.name, body.start_byte, body.end_byte):
         return False
-    done = ctx.cache.setdefault("warp_widened_parameters", set())
-    assert isinstance(done, set)
+    done = ctx.facts.warp_widened_parameters
     if declared.start in done:
         return True
     done.add(declared.start)
@@ -747,8 +746,7 @@ def _full_macro_arguments(ctx: Context, call: _Call, declared: Declared, modern:
             return False
         arguments.append((start, end, kind))
     if modern:
-        done = ctx.cache.setdefault("warp_widened_arguments", set())
-        assert isinstance(done, set)
+        done = ctx.facts.warp_widened_arguments
         for start, end, kind in arguments:
             if kind == "full" and start not in done:
                 done.add(start)
@@ -878,8 +876,8 @@ _USING = re.compile(r"\busing\s+([A-Za-z_]\w*)\s*=\s*([A-Za-z_][\w:]*(?:\s+[A-Za
 
 def _aliases(ctx: Context) -> dict[str, str]:
     """The file's plain type aliases (typedef unsigned int uint; using u32 = ...)."""
-    cached = ctx.cache.get("type_aliases")
-    if isinstance(cached, dict):
+    cached = ctx.facts.type_aliases
+    if cached is not None:
         return cached
     found: dict[str, str] = {}
     if "typedef" in ctx.text or "using" in ctx.text:
@@ -887,7 +885,7 @@ def _aliases(ctx: Context) -> dict[str, str]:
             found[match.group(2)] = match.group(1)
         for match in _USING.finditer(ctx.text):
             found[match.group(1)] = match.group(2)
-    ctx.cache["type_aliases"] = found
+    ctx.facts.type_aliases = found
     return found
 
 
@@ -1032,8 +1030,7 @@ def _field_types(ctx: Context, field: str) -> set[str]:
 
 def _wide_variable(ctx: Context, name: str, declared_at: int) -> None:
     """A 64-bit variable holding a ballot: __popc(b) and friends on it."""
-    done = ctx.cache.setdefault("warp_wide_variables", set())
-    assert isinstance(done, set)
+    done = ctx.facts.warp_wide_variables
     if declared_at in done:
         return
     done.add(declared_at)
@@ -1106,3 +1103,59 @@ def _report_width(ctx: Context, call: _Call, how: str) -> None:
         hint="keep it in an unsigned long long and count it with __popcll / __ffsll / __clzll",
         name=call.name,
     )
+
+
+RULE = Rule(
+    id="warp",
+    run=run,
+    codes=(
+        WARP_MASK_NEEDS_62.code,
+        WARP_MASK_PARAMETER.code,
+        WARP_NARROW_BALLOT.code,
+        WARP_PARTIAL_MASK.code,
+        WARP_SHUFFLE_TYPE.code,
+        WARP_SYNCWARP.code,
+        WARP_SYNC_OPT_IN.code,
+    ),
+    needs=("options",),
+    may_apply=alongside,
+    examples=(
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "__global__ void k(int* o, int v) { o[0] = "
+                "__shfl_sync(0xffffffff, v, 0); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o, int v) { o[0] = "
+                "__shfl_sync(0xffffffffffffffffULL, v, 0); }\n"
+            ),
+        ),
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "__global__ void k(int* o, int v, unsigned m) { o[0] = "
+                "__shfl_sync(m, v, 0); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o, int v, unsigned m) { o[0] = "
+                "__shfl_sync((unsigned long long)(m), v, 0); }\n"
+            ),
+            frozenset({"HPY401"}),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o, int v) { o[0] = "
+                "__shfl_sync(0xffffffffffffffffULL, v, 0); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o, int v) { o[0] = "
+                "__shfl_sync(0xffffffffffffffffULL, v, 0); }\n"
+            ),
+        ),
+    ),
+)

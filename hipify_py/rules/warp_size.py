@@ -35,6 +35,7 @@ from hipify_py.rules.device_code import (
     visible,
 )
 from hipify_py.rules.identifiers import scanner_of
+from hipify_py.rules.rule import Example, Rule, alongside
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 WARP_SIZE_LANE_MATH = D.Code(
@@ -312,8 +313,8 @@ def _left_has_thread_index(ctx: Context, expression: tree_sitter.Node) -> bool:
 
 def _tile_functions(ctx: Context) -> list[tuple[int, int]]:
     """Spans of the device functions that work on a 32-wide tile."""
-    cached = ctx.cache.get("warp_size_tiles")
-    if isinstance(cached, list):
+    cached = ctx.facts.warp_size_tiles
+    if cached is not None:
         return cached
     # tried only at the words every match starts with (a \\b-led search tried
     # every offset of every body)
@@ -327,7 +328,7 @@ def _tile_functions(ctx: Context) -> list[tuple[int, int]]:
                 spans.append((start, end))
                 break
             index += 1
-    ctx.cache["warp_size_tiles"] = spans
+    ctx.facts.warp_size_tiles = spans
     return spans
 
 
@@ -802,9 +803,7 @@ def _shared_arrays(ctx: Context) -> None:
 
 def _function_name(ctx: Context, function: tree_sitter.Node) -> str:
     """function_name, once per function and file."""
-    names = ctx.cache.get("warp_size_function_names")
-    if not isinstance(names, dict):
-        names = ctx.cache["warp_size_function_names"] = {}
+    names = ctx.facts.warp_size_function_names
     name = names.get(function.id)
     if name is None:
         name = names[function.id] = function_name(ctx, function)
@@ -972,3 +971,46 @@ def _evaluate(node: ast.expr) -> int | None:
         if isinstance(node.op, ast.FloorDiv) and right:
             return left // right
     return None
+
+
+RULE = Rule(
+    id="warp_size",
+    run=run,
+    codes=(
+        WARP_SIZE_BLOCK.code,
+        WARP_SIZE_COMPARE.code,
+        WARP_SIZE_CONSTANT.code,
+        WARP_SIZE_LANE_MATH.code,
+        WARP_SIZE_REDUCTION.code,
+        WARP_SIZE_SHARED_ARRAY.code,
+    ),
+    needs=("options",),
+    may_apply=alongside,
+    examples=(
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "__global__ void k(int* o) { int lane = threadIdx.x % 32; "
+                "o[lane] = 0; }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o) { int lane = threadIdx.x % 32; "
+                "o[lane] = 0; }\n"
+            ),
+            frozenset({"HPY420"}),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o) { int lane = threadIdx.x % warpSize; "
+                "o[lane] = 0; }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o) { int lane = threadIdx.x % warpSize; "
+                "o[lane] = 0; }\n"
+            ),
+        ),
+    ),
+)

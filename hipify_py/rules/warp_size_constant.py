@@ -15,10 +15,12 @@ import tree_sitter
 
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
+from hipify_py.engine.options import Options
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.device_code import macro_definitions
 from hipify_py.rules.identifiers import scanner_of
-from hipify_py.tables.versions import Version
+from hipify_py.rules.rule import Example, Rule, alongside
+from hipify_py.tables.versions import Version, parse_version
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 WARP_SIZE_NOT_CONSTANT = D.Code(
@@ -128,3 +130,51 @@ def _constant_context(ctx: Context, node: tree_sitter.Node) -> str | None:
         ):
             return "a constexpr initializer"
     return None
+
+
+RULE = Rule(
+    id="warp_size_constant",
+    run=run,
+    codes=(WARP_SIZE_NOT_CONSTANT.code,),
+    needs=("options",),
+    may_apply=alongside,
+    examples=(
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o) { constexpr int w = warpSize; o[0] = "
+                "w; }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o) { constexpr int w = warpSize; o[0] = "
+                "w; }\n"
+            ),
+            frozenset({"HPY426"}),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o) { constexpr int w = warpSize; o[0] = "
+                "w; }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o) { constexpr int w = warpSize; o[0] = "
+                "w; }\n"
+            ),
+            frozenset(),
+            Options(hip_version=parse_version("6.4")),
+        ),
+        Example(
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o) { const int w = warpSize; o[0] = w; }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "__global__ void k(int* o) { const int w = warpSize; o[0] = w; }\n"
+            ),
+        ),
+    ),
+)

@@ -41,6 +41,7 @@ from hipify_py.rules.platform_split import (
     on_nvidia_side,
     split_for_nvidia,
 )
+from hipify_py.tables.cxx_words import reserved
 from hipify_py.tables.table import Row
 from hipify_py.tables.versions import format_version
 
@@ -112,122 +113,12 @@ _STRING_NODES = frozenset(
 _TEXT_DIRECTIVES = frozenset({"#pragma", "#error", "#warning", "#line", "#ident"})
 
 
-# Words the grammar treats as keywords or primitive types: renaming an
-# identifier to one of them could change the parse.
-_RESERVED = frozenset(
-    [
-        "alignas",
-        "alignof",
-        "asm",
-        "auto",
-        "bool",
-        "break",
-        "case",
-        "catch",
-        "char",
-        "char8_t",
-        "char16_t",
-        "char32_t",
-        "class",
-        "const",
-        "consteval",
-        "constexpr",
-        "constinit",
-        "const_cast",
-        "continue",
-        "co_await",
-        "co_return",
-        "co_yield",
-        "decltype",
-        "default",
-        "delete",
-        "do",
-        "double",
-        "dynamic_cast",
-        "else",
-        "enum",
-        "explicit",
-        "export",
-        "extern",
-        "false",
-        "float",
-        "for",
-        "friend",
-        "goto",
-        "if",
-        "inline",
-        "int",
-        "long",
-        "mutable",
-        "namespace",
-        "new",
-        "noexcept",
-        "nullptr",
-        "operator",
-        "private",
-        "protected",
-        "public",
-        "register",
-        "reinterpret_cast",
-        "requires",
-        "return",
-        "short",
-        "signed",
-        "sizeof",
-        "static",
-        "static_assert",
-        "static_cast",
-        "struct",
-        "switch",
-        "template",
-        "this",
-        "thread_local",
-        "throw",
-        "true",
-        "try",
-        "typedef",
-        "typeid",
-        "typename",
-        "union",
-        "unsigned",
-        "using",
-        "virtual",
-        "void",
-        "volatile",
-        "wchar_t",
-        "while",
-        "size_t",
-        "ssize_t",
-        "ptrdiff_t",
-        "intptr_t",
-        "uintptr_t",
-        "int8_t",
-        "int16_t",
-        "int32_t",
-        "int64_t",
-        "uint8_t",
-        "uint16_t",
-        "uint32_t",
-        "uint64_t",
-        "__global__",
-        "__device__",
-        "__host__",
-        "__shared__",
-        "__constant__",
-        "__managed__",
-        "__launch_bounds__",
-        "__restrict__",
-        "__forceinline__",
-        "__noinline__",
-        "__grid_constant__",
-    ]
-)
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 @lru_cache(maxsize=8192)
 def is_plain_identifier(name: str) -> bool:
-    return bool(_PLAIN.match(name)) and name not in _RESERVED
+    return bool(_PLAIN.match(name)) and name not in reserved()
 
 
 class Scanner:

@@ -47,16 +47,6 @@ OPT_IN_MACRO = "HIP_ENABLE_WARP_SYNC_BUILTINS"
 FULL_MASK_64 = "0xffffffffffffffffULL"
 MASK_TYPE_64 = "unsigned long long"
 SYNCWARP = "hipify_py_syncwarp"
-
-LEGACY = {
-    "__shfl_sync": "__shfl",
-    "__shfl_up_sync": "__shfl_up",
-    "__shfl_down_sync": "__shfl_down",
-    "__shfl_xor_sync": "__shfl_xor",
-    "__ballot_sync": "__ballot",
-    "__any_sync": "__any",
-    "__all_sync": "__all",
-}
 BALLOTS = frozenset({"__ballot_sync", "__activemask", "__ballot"})
 _BIT_COUNTS = {"__popc": "__popcll", "__ffs": "__ffsll"}  # provably the same on 64 bits
 _BIT_REPORT = {"__clz": "__clzll", "__brev": "__brevll"}
@@ -132,6 +122,21 @@ _IDENT = re.compile(r"^[A-Za-z_]\w*$")
 _SIDE_EFFECTS = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)")
 
 
+def legacy_names(ctx: Context) -> dict[str, str]:
+    """The _sync warp functions and their mask-less pre-6.2 forms (``__shfl_sync``
+    -> ``__shfl``): the ``older_hip`` of their rows in mappings/device.curated.yaml."""
+    cached = ctx.cache.get("warp_legacy")
+    if isinstance(cached, dict):
+        return cached
+    names: dict[str, str] = {}
+    for name in sorted(OWNED_BY_RULES):
+        row = ctx.table.lookup(name)
+        if row is not None and row.older_hip:
+            names[name] = row.older_hip
+    ctx.cache["warp_legacy"] = names
+    return names
+
+
 @dataclass
 class _Call:
     name: str
@@ -166,8 +171,9 @@ def run(ctx: Context) -> None:
         # a second run (found by fuzz/fuzz_engine.py: translation was not idempotent)
         ctx.uses_runtime = True
     modern = ctx.target_hip >= SYNC_BUILTINS
+    legacy = legacy_names(ctx)
     ctx.cache["warp_mask_args"] = {
-        c.args[0][0] for c in calls if c.name in LEGACY and c.args
+        c.args[0][0] for c in calls if c.name in legacy and c.args
     }  # where each mask argument starts: a parameter used only there is only a mask
     first_needing: _Call | None = None
     dropped: list[tuple[int, int]] = []  # mask arguments deleted (calls inside go with them)
@@ -214,7 +220,9 @@ def _in_helper(text: str, start: int) -> bool:
 
 def _converted(ctx: Context, call: _Call) -> None:
     ctx.stats.converted[("device", "function")] += 1
-    ctx.references.append((call.start, call.name, LEGACY.get(call.name, call.name), "device"))
+    ctx.references.append(
+        (call.start, call.name, legacy_names(ctx).get(call.name, call.name), "device")
+    )
 
 
 def _unconverted(ctx: Context, call: _Call) -> None:
@@ -382,14 +390,15 @@ def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
         if partial:
             _report_mask(ctx, call, mask, kind, declared)
         return True
-    if len(call.args) < 2:
+    legacy = legacy_names(ctx).get(call.name)
+    if len(call.args) < 2 or legacy is None:  # (None: a --mappings table without older_hip)
         return False
     if side_effects or partial:
         _unconverted(ctx, call)
         _report_legacy(ctx, call, mask, kind, declared, side_effects)
         return False
     _converted(ctx, call)
-    ctx.edit(call.start, call.end, LEGACY[call.name], "warp", structural=False)
+    ctx.edit(call.start, call.end, legacy, "warp", structural=False)
     # drop "mask, " (the text up to the next argument)
     ctx.edit(mask_start, call.args[1][0], "", "warp", structural=False)
     dropped = ctx.cache.get("warp_dropped")
@@ -449,7 +458,7 @@ def _report_legacy(
     side_effects: bool,
 ) -> None:
     """HIP < 6.2: a partial, computed or side-effecting mask; the call stays."""
-    legacy = LEGACY[call.name]
+    legacy = legacy_names(ctx).get(call.name, call.name)
     rest = [_fold(ctx.text[a:b]) for a, b in call.args[1:]]
     pred = rest[0]
     m = _fold(mask)
@@ -691,7 +700,7 @@ def _check_shuffle_type(ctx: Context, call: _Call) -> None:
     if match is None:
         return
     type_name = match.group()
-    legacy = LEGACY.get(call.name, call.name)
+    legacy = legacy_names(ctx).get(call.name, call.name)
     rest = [_fold(ctx.text[a:b]) for a, b in call.args[index + 1 :]]
     pair = type_name.endswith("2")
     if pair:

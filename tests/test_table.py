@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from hipify_py.tables.cache import load_table
-from hipify_py.tables.table import TableError, load_directory
+from hipify_py.tables.table import (
+    SCHEMA_FILE,
+    SCHEMA_VERSION,
+    TEXT_FIELDS,
+    VERSION_FIELDS,
+    Row,
+    TableError,
+    load_directory,
+)
 
 HEAD = "schema: 1\nlibrary: runtime\nsections:\n  S:\n"
 
@@ -75,7 +86,7 @@ def test_curated_override_must_be_explicit(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("row", "message"),
     [
-        ("{hip: hipFree, kind: func}", "kind must be one of"),
+        ("{hip: hipFree, kind: func}", "field 'kind' must be one of"),
         ("{hip: hipFree, kind: function, colour: red}", "unknown field"),
         ("{hip: hipFree, kind: function, status: unsupported}", "contradicts"),
         ('{hip: hipFree, kind: function, hip_added: "six"}', "not a version"),
@@ -90,6 +101,93 @@ def test_schema_errors_name_file_and_line(tmp_path: Path, row: str, message: str
     with pytest.raises(TableError, match=message) as info:
         load_directory(tmp_path)
     assert str(info.value).startswith(str(tmp_path / "runtime.yaml") + ":")
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        # wrong type
+        ("{hip: [hipFree], kind: function}", "field 'hip' must be a string"),
+        ("{hip: hipFree, kind: function, cuda_added: 9.0}", "field 'cuda_added' is not a version"),
+        (
+            "{hip: hipFree, kind: function, override: yes please}",
+            "field 'override' must be true or false",
+        ),
+        (
+            '{hip: hipFree, kind: function, arg_casts: {x: "int*"}}',
+            "field 'arg_casts' must map numbers to text",
+        ),
+        (
+            "{hip: hipFree, kind: function, arg_casts: {1: 2}}",
+            "field 'arg_casts.1' must map numbers to text",
+        ),
+        (
+            '{hip: hipFree, kind: function, caution: c, arg_from: {3: "f 1"}}',
+            "field 'arg_from.3' must be 'callee key take'",
+        ),
+        # unknown field
+        (
+            "{hip: hipFree, kind: function, hipp: hipFree2}",
+            "row 'cudaFree' has unknown field\\(s\\): hipp",
+        ),
+        # missing required field
+        ("{hip: hipFree}", "row 'cudaFree' misses the required field\\(s\\) 'kind'"),
+    ],
+)
+def test_json_schema_rejects_a_bad_row_at_its_line(tmp_path: Path, row: str, message: str) -> None:
+    """The rows are checked against data/mappings.schema.json (jsonschema); the
+    error names the file, the row's line, the row and the field."""
+    write(
+        tmp_path,
+        "runtime.yaml",
+        HEAD + "    cudaMalloc: {hip: hipMalloc, kind: function}\n" + f"    cudaFree: {row}\n",
+    )
+    with pytest.raises(
+        TableError, match=rf"^{re.escape(str(tmp_path))}/runtime\.yaml:6: .*{message}"
+    ):
+        load_directory(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "schema: 2\nheaders: {}\n",
+            r"runtime\.yaml:1: mapping file: field 'schema' must be 1, got 2",
+        ),
+        (
+            "schema: 1\ncolour: red\nheaders: {}\n",
+            r"runtime\.yaml:1: mapping file has unknown field\(s\): colour",
+        ),
+        (
+            "library: runtime\nsections: {}\n",
+            r"runtime\.yaml:1: mapping file misses the required field\(s\) 'schema'",
+        ),
+        (
+            "schema: 1\nheaders:\n  a.h: {hip: b.h}\n  c.h: {hip: d.h, needs_runtime: 1}\n",
+            r"runtime\.yaml:4: header 'c\.h': field 'needs_runtime' must be true or false",
+        ),
+        (
+            "schema: 1\nheaders:\n  a.h: {hip: b.h, hip_added: six}\n",
+            r"runtime\.yaml:3: header 'a\.h': field 'hip_added' is not a version",
+        ),
+    ],
+)
+def test_json_schema_checks_the_file_and_header_rows(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    write(tmp_path, "runtime.yaml", text)
+    with pytest.raises(TableError, match=message):
+        load_directory(tmp_path)
+
+
+def test_schema_file_is_a_json_schema_of_the_rows_the_loader_reads() -> None:
+    schema = json.loads(SCHEMA_FILE.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["properties"]["schema"] == {"const": SCHEMA_VERSION}
+    fields = set(schema["$defs"]["row"]["properties"])
+    assert set(TEXT_FIELDS + VERSION_FIELDS) <= fields
+    assert set(Row._fields) - {"cuda", "library", "section", "origin"} <= fields
 
 
 def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:
@@ -175,7 +273,7 @@ def test_in_call_must_map_prefixes_to_names(tmp_path: Path) -> None:
         "runtime.yaml",
         HEAD + "    CUBLAS_OP_N: {hip: HIPBLAS_OP_N, kind: enum, in_call: [x]}\n",
     )
-    with pytest.raises(TableError, match="in_call must map"):
+    with pytest.raises(TableError, match="field 'in_call' must map"):
         load_directory(tmp_path)
     write(
         tmp_path,

@@ -13,8 +13,10 @@ Each ``mappings/<library>.yaml`` holds rows grouped by section::
 ``*.curated.yaml`` files are hand-written additions and fixes with the same
 schema; a curated row that replaces a generated one must say ``override: true``.
 ``includes.yaml`` maps header names; ``providers.yaml`` says which header provides
-each library's names (for ``hipify-py mappings verify``).  Schema errors and duplicate keys are
-rejected with file:line.  Loading is cached by content hash (see table_cache).
+each library's names (for ``hipify-py mappings verify``).  The schema is a JSON
+Schema (data/mappings.schema.json), checked with ``jsonschema`` row by row;
+schema errors and duplicate keys are rejected with file:line.  Loading is cached by
+content hash (see table_cache).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -31,9 +34,7 @@ from hipify_py.tables.versions import Version, is_version, parse_version
 
 SCHEMA_VERSION = 1
 
-KINDS = frozenset({"function", "type", "enum", "macro", "namespace", "variable"})
 STATUS_ORDER = ("supported", "deprecated", "removed", "experimental", "unsupported")
-STATUSES = frozenset(STATUS_ORDER)
 VERSION_FIELDS = (
     "cuda_added",
     "cuda_deprecated",
@@ -71,60 +72,9 @@ TEXT_FIELDS = (
     "nvidia_alias",
     "roc_caution",
 )
-ROW_FIELDS = frozenset(
-    (
-        *TEXT_FIELDS,
-        *VERSION_FIELDS,
-        "override",
-        "in_call",
-        "arg_casts",
-        "arg_wraps",
-        "by_arity",
-        "arg_defaults",
-        "arg_inserts",
-        "arg_from",
-        "roc_args",
-        "amd_rejects",
-        "nvidia_keeps",
-        "erase",
-        "older_in_call",
-        "roc_in_call",
-    )
-)
-HEADER_FIELDS = frozenset(
-    {
-        "hip",
-        "roc",
-        "library",
-        "status",
-        "note",
-        "hint",
-        "hip_added",
-        "override",
-        "needs_runtime",
-        "nvidia_keeps",
-        "brings",
-    }
-)
 PROVIDER_FIELDS = frozenset({"header", "prefixes", "note", "with_roc", "roc_defines"})
 RELEASE_FIELDS = frozenset({"version", "rocm", "note"})
 LEGACY_FIELDS = frozenset({"params", "returns", "v2", "note"})
-FILE_FIELDS = frozenset(
-    {
-        "schema",
-        "library",
-        "title",
-        "source",
-        "sections",
-        "headers",
-        "providers",
-        "releases",
-        "legacy",
-        "legacy_letters",
-        "roc_casts",
-        "note",
-    }
-)
 
 
 class TableError(Exception):
@@ -466,6 +416,105 @@ def _read_yaml(path: Path, loader: type[Any]) -> Any:
         raise TableError(f"{path}:0: invalid YAML: {exc}") from None
 
 
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "data" / "mappings.schema.json"
+
+
+class _Schema(NamedTuple):
+    """Validators of data/mappings.schema.json for a mapping file's top level,
+    one row and one header row (their schemas with the ``$ref`` written out:
+    jsonschema resolving a reference per field was most of the check's time)."""
+
+    file: Any
+    row: Any
+    header: Any
+
+
+@cache
+def _schema() -> _Schema:
+    import json
+
+    import jsonschema
+
+    document = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    defs = document.pop("$defs")
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                target = defs[node["$ref"].removeprefix("#/$defs/")]
+                return inline({**target, **{k: v for k, v in node.items() if k != "$ref"}})
+            return {key: inline(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [inline(value) for value in node]
+        return node
+
+    validator = jsonschema.Draft202012Validator
+    return _Schema(
+        validator(inline(document)),
+        validator(inline(defs["row"])),
+        validator(inline(defs["header"])),
+    )
+
+
+def _plain(value: Any) -> Any:
+    """A YAML value as JSON Schema sees it: without the loader's ``__line__``
+    keys, and with number keys (argument indices) as their digits."""
+    if isinstance(value, dict):
+        return {
+            (str(k) if isinstance(k, int) and not isinstance(k, bool) else k): _plain(v)
+            for k, v in value.items()
+            if k != "__line__"
+        }
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _error_text(error: Any, root: dict[str, Any]) -> str:
+    """What is wrong, said of the place the schema error is at: the
+    ``errorMessage`` of the innermost schema on the error's path where the
+    schema has one, else the validator's own words."""
+    instance = error.instance
+    if error.validator == "additionalProperties" and isinstance(instance, dict):
+        known = error.schema.get("properties", {})
+        extra = ", ".join(sorted(str(k) for k in instance if k not in known))
+        return f"has unknown field(s): {extra}"
+    if error.validator == "required" and isinstance(instance, dict):
+        missing = ", ".join(repr(k) for k in error.validator_value if k not in instance)
+        return f"misses the required field(s) {missing}"
+    if error.validator == "enum":
+        return f"must be one of {sorted(error.validator_value)}, got {instance!r}"
+    if error.validator == "const":
+        return f"must be {error.validator_value!r}, got {instance!r}"
+    node: Any = root
+    message = root.get("errorMessage")
+    for key in error.absolute_schema_path:
+        node = node[key] if isinstance(node, dict | list) else None
+        if isinstance(node, dict):
+            message = node.get("errorMessage", message)
+    if message is None:
+        return f"is invalid: {error.message}"
+    shown = f": {instance!r}" if isinstance(instance, str | int | float) else ""
+    return f"{message}{shown}"
+
+
+def _validate(validator: Any, value: Any, where: str, what: str) -> None:
+    """Check ``value`` against one of the schema's validators; the TableError
+    names file:line (``where``), the row (``what``) and the field."""
+    errors = sorted(
+        validator.iter_errors(_plain(value)),
+        key=lambda e: (len(e.absolute_path), [str(p) for p in e.absolute_path]),
+    )
+    if not errors:
+        return
+    error = errors[0]
+    problem = _error_text(error, validator.schema)
+    field = ".".join(str(p) for p in error.absolute_path)
+    if field:
+        raise TableError(f"{where}: {what}: field {field!r} {problem}")
+    raise TableError(f"{where}: {what} {problem}")
+
+
 def _line(mapping: Mapping[str, Any]) -> int:
     return int(mapping.get("__line__", 0))
 
@@ -555,28 +604,14 @@ def _parse_row(
 ) -> tuple[Row, bool]:
     if not isinstance(name, str) or not name:
         raise TableError(f"{path}:{parent_line}: row key must be a CUDA name, got {name!r}")
-    if not isinstance(data, dict):
-        raise TableError(f"{path}:{parent_line}: row {name!r} must be a mapping")
-    where = f"{path}:{_line(data)}"
-    unknown = set(data) - ROW_FIELDS - {"__line__"}
-    if unknown:
-        raise TableError(
-            f"{where}: row {name!r} has unknown field(s): {', '.join(sorted(unknown))}"
-        )
+    where = f"{path}:{_line(data) if isinstance(data, dict) else parent_line}"
+    _validate(_schema().row, data, where, f"row {name!r}")
     values: dict[str, Any] = {}
     for key in TEXT_FIELDS + VERSION_FIELDS:
         values[key] = _text(data.get(key), where, key)
-    for key in VERSION_FIELDS:
-        _check_version(values[key], where, key)
     kind = values["kind"]
-    if kind not in KINDS:
-        raise TableError(
-            f"{where}: row {name!r}: kind must be one of {sorted(KINDS)}, got {kind!r}"
-        )
     hip = values["hip"] or None
     status = values["status"] or ("supported" if hip else "unsupported")
-    if status not in STATUSES:
-        raise TableError(f"{where}: row {name!r}: status must be one of {sorted(STATUSES)}")
     if (status == "unsupported") != (hip is None):
         raise TableError(
             f"{where}: row {name!r}: status {status!r} contradicts hip {hip!r} "
@@ -604,9 +639,7 @@ def _parse_row(
         raise TableError(f"{where}: row {name!r}: arg_from needs the caution it fixes")
     if values["caution_until"] and not values["caution"]:
         raise TableError(f"{where}: row {name!r}: caution_until needs a caution")
-    override = data.get("override", False)
-    if not isinstance(override, bool):
-        raise TableError(f"{where}: row {name!r}: override must be true or false")
+    override = bool(data.get("override", False))
     row = Row(
         cuda=name,
         hip=hip,
@@ -652,22 +685,13 @@ def _parse_headers(doc: dict[str, Any], path: Path, out: dict[str, tuple[HeaderR
     for name, data in headers.items():
         if name == "__line__":
             continue
-        if not isinstance(data, dict):
-            raise TableError(f"{path}:{_line(headers)}: header {name!r} must be a mapping")
-        where = f"{path}:{_line(data)}"
-        unknown = set(data) - HEADER_FIELDS - {"__line__"}
-        if unknown:
-            raise TableError(
-                f"{where}: header {name!r} has unknown field(s): {', '.join(sorted(unknown))}"
-            )
+        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(headers)}"
+        _validate(_schema().header, data, where, f"header {name!r}")
         hip = _text(data.get("hip"), where, "hip") or None
         status = _text(data.get("status"), where, "status") or (
             "supported" if hip else "unsupported"
         )
-        if status not in STATUSES:
-            raise TableError(f"{where}: header {name!r}: bad status {status!r}")
         hip_added = _text(data.get("hip_added"), where, "hip_added")
-        _check_version(hip_added, where, "hip_added")
         row = HeaderRow(
             cuda=str(name),
             hip=hip,
@@ -885,6 +909,7 @@ def content_digest(files: Iterable[Path]) -> str:
     )
     layout = f"{Row._fields}{HeaderRow._fields}{tuple(MappingTable.__dataclass_fields__)}"
     h = hashlib.sha256(f"schema{SCHEMA_VERSION}{layout}".encode())
+    h.update(SCHEMA_FILE.read_bytes())  # a stricter schema must check the rows again
     for path in files:
         h.update(path.name.encode() + b"\0")
         h.update(path.read_bytes())
@@ -910,13 +935,9 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
         doc = _read_yaml(path, loader)
         if not isinstance(doc, dict):
             raise TableError(f"{path}:1: a mapping file must be a YAML mapping")
-        unknown = set(doc) - FILE_FIELDS - {"__line__"}
-        if unknown:
-            raise TableError(f"{path}:1: unknown top-level field(s): {', '.join(sorted(unknown))}")
-        if doc.get("schema") != SCHEMA_VERSION:
-            raise TableError(
-                f"{path}:1: 'schema' must be {SCHEMA_VERSION}, got {doc.get('schema')!r}"
-            )
+        # the top level only: rows and headers are checked one by one, at their lines
+        top = {key: {} if isinstance(value, dict) else value for key, value in doc.items()}
+        _validate(_schema().file, top, f"{path}:1", "mapping file")
         if "headers" in doc:
             _parse_headers(doc, path, headers)
         if "providers" in doc:

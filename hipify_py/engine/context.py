@@ -8,7 +8,7 @@ from functools import lru_cache
 import tree_sitter
 
 from hipify_py.engine.definitions import is_defined
-from hipify_py.engine.diagnostics import CATALOGUE, Code, Diagnostic
+from hipify_py.engine.diagnostics import Code, Diagnostic
 from hipify_py.engine.edits import Edit
 from hipify_py.engine.options import Options
 from hipify_py.engine.source import LineIndex, SourceInfo
@@ -142,7 +142,3 @@ class Context:
         if known is None:
             known = self._local[name] = is_defined(self.data, name.encode("latin-1"))
         return known
-
-
-def catalogue_code(code: str) -> Code:
-    return CATALOGUE[code]

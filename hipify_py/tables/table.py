@@ -207,9 +207,6 @@ class Row(NamedTuple):
                 return split_template(template)
         return None
 
-    def hip_added_version(self) -> Version | None:
-        return parse_version(self.hip_added) if self.hip_added else None
-
 
 class HeaderRow(NamedTuple):
     cuda: str

@@ -51,7 +51,6 @@ MACRO, FUNCTION, TYPE, ENUM, VARIABLE, NAMESPACE, ERROR, TESTED = (
 )
 
 OK, FAILED, NEWER, REMOVED, SKIPPED = "ok", "failed", "newer", "removed", "skipped"
-OUTCOMES = (OK, FAILED, NEWER, REMOVED, SKIPPED)
 SIDES = ("hip", "roc", "cuda")
 SIDE_TITLES = {
     "hip": "HIP names (hip)",

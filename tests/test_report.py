@@ -15,13 +15,12 @@ from conftest import REPO, run_cli
 
 from hipify_py.api import translate_paths
 from hipify_py.engine.options import Options
+from hipify_py.report.document import md_code, md_text
 from hipify_py.report.migration import (
     EFFORT_MODEL,
     Report,
     build_report,
     effort_model_markdown,
-    md_code,
-    md_text,
     render_html,
     render_markdown,
 )

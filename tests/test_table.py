@@ -304,3 +304,18 @@ def test_version_limits_of_casts_and_cautions_need_what_they_limit(
     )
     with pytest.raises(TableError, match=rf"runtime\.yaml:5: .*{message}"):
         load_directory(tmp_path)
+
+
+def test_one_list_of_cxx_words_for_the_translator_and_the_verifier() -> None:
+    """data/cxx_words.yaml: the words no header declares, read once."""
+    from hipify_py.rules.identifiers import is_plain_identifier
+    from hipify_py.tables.cxx_words import keywords, reserved
+    from hipify_py.tables.verify import identifiers
+
+    assert {"constexpr", "volatile", "alignas", "thread_local", "co_await"} <= keywords()
+    assert keywords() < reserved()
+    for word in ("constexpr", "volatile", "size_t", "uint64_t", "__global__", "__restrict__"):
+        assert not is_plain_identifier(word), word
+    assert is_plain_identifier("hipMalloc") and is_plain_identifier("size_type")
+    assert identifiers("const engine<false>*") == [("engine", False)]
+    assert identifiers("thread_local hipStream_t") == [("hipStream_t", False)]

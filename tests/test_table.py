@@ -319,3 +319,12 @@ def test_one_list_of_cxx_words_for_the_translator_and_the_verifier() -> None:
     assert is_plain_identifier("hipMalloc") and is_plain_identifier("size_type")
     assert identifiers("const engine<false>*") == [("engine", False)]
     assert identifiers("thread_local hipStream_t") == [("hipStream_t", False)]
+
+
+def test_cxx_words_read_without_pyyaml_as_pyyaml_reads_them() -> None:
+    import yaml
+
+    from hipify_py.tables import cxx_words
+
+    doc = yaml.safe_load(cxx_words.WORDS_FILE.read_text(encoding="utf-8"))
+    assert cxx_words._groups() == {group: frozenset(words) for group, words in doc.items()}

@@ -4,18 +4,30 @@ read once: the translator never renames an identifier to one of them, and
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
 WORDS_FILE = Path(__file__).resolve().parent.parent / "data" / "cxx_words.yaml"
+_GROUP = re.compile(r"^(\w+):\s*\[([^\]]*)\]", re.MULTILINE)
 
 
 @cache
 def _groups() -> dict[str, frozenset[str]]:
-    import yaml
-
-    doc = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
-    return {group: frozenset(str(word) for word in words) for group, words in doc.items()}
+    """The file's ``name: [word, ...]`` lists.  Read without PyYAML, like
+    engine/hip_target.py's releases: a run whose table comes from the cache
+    never imports it (tests/test_table.py checks this reading against PyYAML's)."""
+    text = "\n".join(
+        line
+        for line in WORDS_FILE.read_text(encoding="utf-8").splitlines()
+        if not line.lstrip().startswith("#")
+    )
+    return {
+        match.group(1): frozenset(
+            word.strip().strip("\"'") for word in match.group(2).split(",") if word.strip()
+        )
+        for match in _GROUP.finditer(text)
+    }
 
 
 def keywords() -> frozenset[str]:

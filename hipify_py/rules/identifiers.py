@@ -41,7 +41,7 @@ from hipify_py.rules.platform_split import (
     on_nvidia_side,
     split_for_nvidia,
 )
-from hipify_py.tables.cxx_words import reserved
+from hipify_py.tables.cxx_words import kernel_words, reserved
 from hipify_py.tables.table import Row
 from hipify_py.tables.versions import format_version
 
@@ -73,24 +73,6 @@ OWNED_BY_RULES = frozenset(
     }
 )
 
-# Words that make a file need <hip/hip_runtime.h> (nvcc includes the CUDA
-# runtime implicitly wherever they appear).
-KERNEL_WORDS = frozenset(
-    {
-        "__global__",
-        "__device__",
-        "__host__",
-        "__shared__",
-        "__constant__",
-        "__managed__",
-        "__launch_bounds__",
-        "threadIdx",
-        "blockIdx",
-        "blockDim",
-        "gridDim",
-        "warpSize",
-    }
-)
 RUNTIME_LIBRARIES = frozenset({"runtime", "driver", "device"})
 
 _CODE_NODES = frozenset({"identifier", "type_identifier", "namespace_identifier"})
@@ -357,7 +339,7 @@ def _cuda_aliases(ctx: Context) -> frozenset[str]:
 def may_apply(present: set[str], names: Mapping[str, Row]) -> bool:
     """Cheap test on the file's distinct words: could this rule find anything?"""
     # iterate the file's words, not the 9,000 table keys
-    if not names.keys().isdisjoint(present) or not present.isdisjoint(KERNEL_WORDS):
+    if not names.keys().isdisjoint(present) or not present.isdisjoint(kernel_words()):
         return True
     return any(CUDA_LIKE.match(name) for name in present)
 
@@ -384,7 +366,7 @@ def run(ctx: Context) -> None:
         hits.extend((pos, row) for pos in occurrences(text, name))
     hits.extend(_qualified_hits(ctx))
     hits.sort(key=lambda hit: hit[0])
-    for word in present & KERNEL_WORDS:
+    for word in present & kernel_words():
         if ctx.uses_kernel_syntax:
             break
         for pos in occurrences(text, word):

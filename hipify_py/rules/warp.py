@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 import tree_sitter
 
@@ -40,6 +41,7 @@ from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.device_code import Declared, declared_name, function_name, visible
 from hipify_py.rules.identifiers import OWNED_BY_RULES, directive_in, scanner_of
+from hipify_py.tables.cxx_words import narrow_integers, wide_integers
 
 SYNC_BUILTINS = (6, 2, 0)  # the _sync forms appear (ROCm 6.2)
 SYNC_BUILTINS_ON_BY_DEFAULT = (7, 0, 0)  # no opt-in macro needed any more (ROCm 7.0)
@@ -53,49 +55,6 @@ _BIT_REPORT = {"__clz": "__clzll", "__brev": "__brevll"}
 _QUALIFIERS = re.compile(
     r"\b(?:const|constexpr|static|volatile|register|extern|inline|__shared__|__device__|"
     r"__host__|__forceinline__|__global__|__constant__)\b"
-)
-_NARROW_TYPES = frozenset(
-    {
-        "unsigned",
-        "unsigned int",
-        "int",
-        "signed",
-        "signed int",
-        "uint32_t",
-        "int32_t",
-        "std::uint32_t",
-        "std::int32_t",
-        "unsigned short",
-        "unsigned short int",
-        "short",
-        "short int",
-        "uint16_t",
-        "int16_t",
-        "unsigned char",
-        "char",
-        "uint8_t",
-        "int8_t",
-    }
-)
-# 64 bits on LP64 Linux (unsigned long included), or deduced from the ballot
-_WIDE_TYPES = frozenset(
-    {
-        "auto",
-        "unsigned long long",
-        "unsigned long long int",
-        "long long",
-        "long long int",
-        "uint64_t",
-        "int64_t",
-        "std::uint64_t",
-        "std::int64_t",
-        "unsigned long",
-        "unsigned long int",
-        "long",
-        "long int",
-        "size_t",
-        "std::size_t",
-    }
 )
 # element types HIP 5.7.1 has no __shfl overload for (amd_hip_bf16.h declares none)
 _UNSHUFFLABLE = re.compile(r"\b(?:__nv_bfloat162?|nv_bfloat162?|__hip_bfloat162?|hip_bfloat16)\b")
@@ -120,6 +79,12 @@ _WIDE_CAST = re.compile(
 _INTEGER = re.compile(r"^(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*$")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
 _SIDE_EFFECTS = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)")
+
+
+@cache
+def _wide_types() -> frozenset[str]:
+    """64 bits on LP64 Linux (unsigned long included), or deduced from the ballot."""
+    return wide_integers() | {"auto"}
 
 
 def legacy_names(ctx: Context) -> dict[str, str]:
@@ -845,9 +810,9 @@ def _check_width(ctx: Context, call: _Call) -> None:
         type_text = _resolved(ctx, _type_of(ctx, declaration))
         if indirect or ident is None:
             return
-        if type_text in _NARROW_TYPES:
+        if type_text in narrow_integers():
             _report_width(ctx, call, f"stored in {ctx.node_text(ident)} ({type_text})")
-        elif type_text in _WIDE_TYPES:
+        elif type_text in _wide_types():
             _wide_variable(ctx, ctx.node_text(ident), ident.start_byte)
         return
     if parent.type == "assignment_expression" and parent.child_by_field_name("right") == node:
@@ -856,7 +821,7 @@ def _check_width(ctx: Context, call: _Call) -> None:
     if parent.type == "cast_expression":
         type_node = parent.child_by_field_name("type")
         type_text = _resolved(ctx, ctx.node_text(type_node)) if type_node is not None else ""
-        if type_text in _NARROW_TYPES:
+        if type_text in narrow_integers():
             _report_width(ctx, call, f"cast to {type_text}")
         return
     if parent.type == "return_statement":
@@ -872,7 +837,7 @@ def _check_width(ctx: Context, call: _Call) -> None:
         if declarator is None or declarator.type != "function_declarator":
             return  # returns a pointer or reference
         type_text = _resolved(ctx, _type_of(ctx, function))
-        if type_text in _NARROW_TYPES:
+        if type_text in narrow_integers():
             _report_width(ctx, call, f"returned as {type_text} from {function_name(ctx, function)}")
         return
     if parent.type == "argument_list":
@@ -900,16 +865,16 @@ def _assigned(ctx: Context, call: _Call, assignment: tree_sitter.Node) -> None:
         if found is None or found.indirect or found.kind in ("define", "macro-parameter"):
             return
         type_text = _resolved(ctx, found.type_text)
-        if type_text in _NARROW_TYPES:
+        if type_text in narrow_integers():
             _report_width(ctx, call, f"assigned to {found.name} ({type_text})")
-        elif type_text in _WIDE_TYPES:
+        elif type_text in _wide_types():
             _wide_variable(ctx, found.name, found.start)
     elif left.type == "field_expression":
         field = left.child_by_field_name("field")
         if field is None:
             return
         types = _field_types(ctx, ctx.node_text(field))
-        if types and all(t in _NARROW_TYPES for t in types):
+        if types and all(t in narrow_integers() for t in types):
             _report_width(
                 ctx, call, f"stored in the field {ctx.node_text(field)} ({sorted(types)[0]})"
             )
@@ -919,7 +884,7 @@ def _assigned(ctx: Context, call: _Call, assignment: tree_sitter.Node) -> None:
             return
         found = visible(ctx, ctx.node_text(array), array.start_byte)
         element = _resolved(ctx, found.type_text) if found is not None else ""
-        if found is not None and found.indirect and element in _NARROW_TYPES:
+        if found is not None and found.indirect and element in narrow_integers():
             _report_width(ctx, call, f"stored in an element of {found.name} ({element})")
 
 

@@ -1,6 +1,7 @@
-"""The words of C++ and CUDA C++ that no header declares (data/cxx_words.yaml),
-read once: the translator never renames an identifier to one of them, and
-``hipify-py mappings verify`` skips the keywords in what it checks."""
+"""Words of C++ and CUDA C++ (data/cxx_words.yaml), read once: the words no
+header declares (the translator never renames an identifier to one of them,
+and ``hipify-py mappings verify`` skips the keywords), the kernel words that
+need the HIP runtime header, and the integer types by width."""
 
 from __future__ import annotations
 
@@ -41,3 +42,18 @@ def reserved() -> frozenset[str]:
     specifiers: renaming an identifier to one of them could change the parse."""
     groups = _groups()
     return groups["keywords"] | groups["types"] | groups["cuda"]
+
+
+def kernel_words() -> frozenset[str]:
+    """Words that make a file need <hip/hip_runtime.h>."""
+    return _groups()["kernel"]
+
+
+def narrow_integers() -> frozenset[str]:
+    """Integer type spellings of 32 bits or fewer."""
+    return _groups()["narrow_integers"]
+
+
+def wide_integers() -> frozenset[str]:
+    """Integer type spellings of 64 bits on LP64 Linux."""
+    return _groups()["wide_integers"]

@@ -171,6 +171,22 @@ def test_json_schema_rejects_a_bad_row_at_its_line(tmp_path: Path, row: str, mes
             "schema: 1\nheaders:\n  a.h: {hip: b.h, hip_added: six}\n",
             r"runtime\.yaml:3: header 'a\.h': field 'hip_added' is not a version",
         ),
+        (
+            "schema: 1\nlegacy:\n  cublasSscal: {params: 'int n', v2: 'x(n)'}\n  cublasDscal: {params: 'int n'}\n",
+            r"runtime\.yaml:4: legacy function 'cublasDscal' misses the required field\(s\) 'v2'",
+        ),
+        (
+            "schema: 1\nlegacy_letters:\n  cublasOperation_t: {NN: CUBLAS_OP_N}\n",
+            r"runtime\.yaml:3: legacy_letters 'cublasOperation_t' must map letters to enumerators",
+        ),
+        (
+            "schema: 1\nroc_casts:\n  cublasCgemm_v2: {args: 0, casts: {6: x}}\n",
+            r"runtime\.yaml:3: roc_casts 'cublasCgemm_v2': field 'args' must be the number of arguments",
+        ),
+        (
+            "schema: 1\nroc_casts:\n  cublasCgemm_v2: {args: 14, casts: {six: x}}\n",
+            r"runtime\.yaml:3: roc_casts 'cublasCgemm_v2': field 'casts' must map numbers to text",
+        ),
     ],
 )
 def test_json_schema_checks_the_file_and_header_rows(

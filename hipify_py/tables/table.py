@@ -30,7 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from hipify_py.tables.versions import Version, is_version, parse_version
+from hipify_py.tables.versions import Version, parse_version
 
 SCHEMA_VERSION = 1
 
@@ -72,9 +72,6 @@ TEXT_FIELDS = (
     "nvidia_alias",
     "roc_caution",
 )
-PROVIDER_FIELDS = frozenset({"header", "prefixes", "note", "with_roc", "roc_defines"})
-RELEASE_FIELDS = frozenset({"version", "rocm", "note"})
-LEGACY_FIELDS = frozenset({"params", "returns", "v2", "note"})
 
 
 class TableError(Exception):
@@ -416,18 +413,12 @@ def _read_yaml(path: Path, loader: type[Any]) -> Any:
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "data" / "mappings.schema.json"
 
 
-class _Schema(NamedTuple):
-    """Validators of data/mappings.schema.json for a mapping file's top level,
-    one row and one header row (their schemas with the ``$ref`` written out:
-    jsonschema resolving a reference per field was most of the check's time)."""
-
-    file: Any
-    row: Any
-    header: Any
-
-
 @cache
-def _schema() -> _Schema:
+def _validators() -> dict[str, Any]:
+    """Validators of data/mappings.schema.json: "file" for a mapping file's top
+    level, and one per entry kind (its ``$defs``: "row", "header", "provider",
+    ...), each with the ``$ref``s written out (jsonschema resolving a reference
+    per field was most of the check's time)."""
     import json
 
     import jsonschema
@@ -446,11 +437,9 @@ def _schema() -> _Schema:
         return node
 
     validator = jsonschema.Draft202012Validator
-    return _Schema(
-        validator(inline(document)),
-        validator(inline(defs["row"])),
-        validator(inline(defs["header"])),
-    )
+    found = {name: validator(inline(schema)) for name, schema in defs.items()}
+    found["file"] = validator(inline(document))
+    return found
 
 
 def _plain(value: Any) -> Any:
@@ -495,9 +484,10 @@ def _error_text(error: Any, root: dict[str, Any]) -> str:
     return f"{message}{shown}"
 
 
-def _validate(validator: Any, value: Any, where: str, what: str) -> None:
-    """Check ``value`` against one of the schema's validators; the TableError
-    names file:line (``where``), the row (``what``) and the field."""
+def _validate(kind: str, value: Any, where: str, what: str) -> None:
+    """Check ``value`` against the schema's ``kind`` ("row", "header", ...);
+    the TableError names file:line (``where``), the entry (``what``) and the field."""
+    validator = _validators()[kind]
     errors = sorted(
         validator.iter_errors(_plain(value)),
         key=lambda e: (len(e.absolute_path), [str(p) for p in e.absolute_path]),
@@ -522,11 +512,6 @@ def _text(value: Any, where: str, key: str) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise TableError(f"{where}: field {key!r} must be a string")
     return str(value)
-
-
-def _check_version(value: str, where: str, key: str) -> None:
-    if value and not is_version(value):
-        raise TableError(f"{where}: field {key!r} is not a version: {value!r}")
 
 
 def _in_call(value: Any, where: str, name: str) -> tuple[tuple[str, str], ...]:
@@ -602,7 +587,7 @@ def _parse_row(
     if not isinstance(name, str) or not name:
         raise TableError(f"{path}:{parent_line}: row key must be a CUDA name, got {name!r}")
     where = f"{path}:{_line(data) if isinstance(data, dict) else parent_line}"
-    _validate(_schema().row, data, where, f"row {name!r}")
+    _validate("row", data, where, f"row {name!r}")
     values: dict[str, Any] = {}
     for key in TEXT_FIELDS + VERSION_FIELDS:
         values[key] = _text(data.get(key), where, key)
@@ -654,8 +639,8 @@ def _parse_row(
         success_value=values["success_value"],
         nvidia_alias=values["nvidia_alias"],
         amd_rejects=_int_keyed(data.get("amd_rejects"), where, name, "amd_rejects"),
-        nvidia_keeps=_flag(data.get("nvidia_keeps", False), where, name, "nvidia_keeps"),
-        erase=_flag(data.get("erase", False), where, name, "erase"),
+        nvidia_keeps=bool(data.get("nvidia_keeps", False)),
+        erase=bool(data.get("erase", False)),
         newer_hip=values["newer_hip"],
         in_call=_in_call(data.get("in_call"), where, name),
         arg_casts=_int_keyed(data.get("arg_casts"), where, name, "arg_casts"),
@@ -683,7 +668,7 @@ def _parse_headers(doc: dict[str, Any], path: Path, out: dict[str, tuple[HeaderR
         if name == "__line__":
             continue
         where = f"{path}:{_line(data) if isinstance(data, dict) else _line(headers)}"
-        _validate(_schema().header, data, where, f"header {name!r}")
+        _validate("header", data, where, f"header {name!r}")
         hip = _text(data.get("hip"), where, "hip") or None
         status = _text(data.get("status"), where, "status") or (
             "supported" if hip else "unsupported"
@@ -716,20 +701,10 @@ def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) 
     for library, data in providers.items():
         if library == "__line__":
             continue
-        if not isinstance(data, dict):
-            raise TableError(f"{path}:{_line(providers)}: provider {library!r} must be a mapping")
-        where = f"{path}:{_line(data)}"
-        unknown = set(data) - PROVIDER_FIELDS - {"__line__"}
-        if unknown:
-            raise TableError(
-                f"{where}: provider {library!r} has unknown field(s): {', '.join(sorted(unknown))}"
-            )
+        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(providers)}"
+        _validate("provider", data, where, f"provider {library!r}")
         header = _text(data.get("header"), where, "header")
-        if not header:
-            raise TableError(f"{where}: provider {library!r} needs a 'header'")
         prefixes = data.get("prefixes") or {}
-        if not isinstance(prefixes, dict):
-            raise TableError(f"{where}: provider {library!r}: 'prefixes' must map prefix -> header")
         pairs = [
             (str(prefix), _text(target, where, f"prefixes.{prefix}"))
             for prefix, target in prefixes.items()
@@ -743,7 +718,7 @@ def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) 
             header=header,
             prefixes=tuple(sorted(pairs, key=lambda pair: -len(pair[0]))),
             origin=where,
-            with_roc=_flag(data.get("with_roc", False), where, library, "with_roc"),
+            with_roc=bool(data.get("with_roc", False)),
             roc_defines=_word_lists(
                 data.get("roc_defines"),
                 f"{where}: provider {library!r}: roc_defines must map macro -> [name prefixes]",
@@ -777,12 +752,6 @@ def _word_lists(
     return tuple(found)
 
 
-def _flag(value: Any, where: str, library: str, key: str) -> bool:
-    if not isinstance(value, bool):
-        raise TableError(f"{where}: provider {library!r}: {key} must be true or false")
-    return value
-
-
 def _parse_releases(doc: dict[str, Any], path: Path, out: dict[str, Release]) -> None:
     releases = doc.get("releases")
     if not isinstance(releases, dict):
@@ -791,31 +760,13 @@ def _parse_releases(doc: dict[str, Any], path: Path, out: dict[str, Release]) ->
         if library == "__line__":
             continue
         where = f"{path}:{_line(data) if isinstance(data, dict) else _line(releases)}"
-        if not isinstance(data, dict):
-            raise TableError(f"{where}: release {library!r} must be a mapping")
-        unknown = set(data) - RELEASE_FIELDS - {"__line__"}
-        if unknown:
-            raise TableError(
-                f"{where}: release {library!r} has unknown field(s): {', '.join(sorted(unknown))}"
-            )
-        macros = data.get("version")
-        if (
-            not isinstance(macros, list)
-            or not macros
-            or not all(isinstance(m, str) for m in macros)
-        ):
-            raise TableError(f"{where}: release {library!r}: 'version' must list macro names")
-        rocm = data.get("rocm")
-        if not isinstance(rocm, dict):
-            raise TableError(f"{where}: release {library!r}: 'rocm' must map version -> release")
-        pairs: list[tuple[str, str]] = []
-        for own, release in rocm.items():
-            if own == "__line__":
-                continue
-            own_text, release_text = str(own), _text(release, where, f"rocm.{own}")
-            _check_version(own_text, where, "rocm")
-            _check_version(release_text, where, f"rocm.{own}")
-            pairs.append((own_text, release_text))
+        _validate("release", data, where, f"release {library!r}")
+        macros = data["version"]
+        pairs = [
+            (str(own), _text(release, where, f"rocm.{own}"))
+            for own, release in data["rocm"].items()
+            if own != "__line__"
+        ]
         if library in out:
             first = out[library].origin
             raise TableError(f"{where}: duplicate release {library!r} (first at {first})")
@@ -833,14 +784,7 @@ def _parse_legacy(doc: dict[str, Any], path: Path, out: dict[str, LegacyCall]) -
         if name == "__line__":
             continue
         where = f"{path}:{_line(data) if isinstance(data, dict) else _line(legacy)}"
-        if not isinstance(data, dict):
-            raise TableError(f"{where}: legacy function {name!r} must be a mapping")
-        unknown = set(data) - LEGACY_FIELDS - {"__line__"}
-        if unknown:
-            raise TableError(
-                f"{where}: legacy function {name!r} has unknown field(s): "
-                f"{', '.join(sorted(unknown))}"
-            )
+        _validate("legacy_function", data, where, f"legacy function {name!r}")
         text = _text(data.get("params"), where, "params")
         params: list[tuple[str, str]] = []
         for part in text.split(",") if text.strip() else []:
@@ -849,8 +793,6 @@ def _parse_legacy(doc: dict[str, Any], path: Path, out: dict[str, LegacyCall]) -
                 raise TableError(f"{where}: legacy function {name!r}: bad parameter {part!r}")
             params.append((" ".join(found.group(1).split()), found.group(2)))
         v2 = _text(data.get("v2"), where, "v2")
-        if not v2:
-            raise TableError(f"{where}: legacy function {name!r} needs a 'v2' form")
         if name in out:
             raise TableError(
                 f"{where}: duplicate legacy function {name!r} (first at {out[name].origin})"
@@ -868,11 +810,8 @@ def _parse_letters(doc: dict[str, Any], path: Path, out: dict[str, dict[str, str
         if kind == "__line__":
             continue
         where = f"{path}:{_line(data) if isinstance(data, dict) else _line(letters)}"
-        items = {k: v for k, v in data.items() if k != "__line__"} if isinstance(data, dict) else {}
-        if not items or not all(
-            isinstance(k, str) and len(k) == 1 and isinstance(v, str) for k, v in items.items()
-        ):
-            raise TableError(f"{where}: legacy_letters {kind!r} must map letters to enumerators")
+        _validate("letters", data, where, f"legacy_letters {kind!r}")
+        items = {k: v for k, v in data.items() if k != "__line__"}
         if kind in out:
             raise TableError(f"{where}: duplicate legacy_letters {kind!r}")
         out[str(kind)] = dict(items)
@@ -934,7 +873,7 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
             raise TableError(f"{path}:1: a mapping file must be a YAML mapping")
         # the top level only: rows and headers are checked one by one, at their lines
         top = {key: {} if isinstance(value, dict) else value for key, value in doc.items()}
-        _validate(_schema().file, top, f"{path}:1", "mapping file")
+        _validate("file", top, f"{path}:1", "mapping file")
         if "headers" in doc:
             _parse_headers(doc, path, headers)
         if "providers" in doc:
@@ -1015,17 +954,12 @@ def _parse_roc_casts(doc: dict[str, Any], path: Path, out: dict[str, RocCasts]) 
     for name, data in casts.items():
         if name == "__line__":
             continue
-        where = f"{path}:{_line(casts)}"
+        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(casts)}"
         if name in out:
             raise TableError(f"{where}: roc_casts: duplicate {name!r}")
-        args = data.get("args") if isinstance(data, dict) else None
-        if not isinstance(args, int) or isinstance(args, bool) or args < 1:
-            raise TableError(f"{where}: roc_casts: {name!r} needs args (the number of arguments)")
-        unknown = set(data) - {"args", "casts", "differs", "why", "__line__"}
-        if unknown:
-            raise TableError(f"{where}: roc_casts: {name!r}: unknown {', '.join(sorted(unknown))}")
+        _validate("roc_cast", data, where, f"roc_casts {name!r}")
         out[str(name)] = RocCasts(
-            args,
+            data["args"],
             _int_keyed(data.get("casts"), where, str(name), "casts"),
             _text(data.get("differs"), where, "differs"),
             _text(data.get("why"), where, "why"),

@@ -20,6 +20,7 @@ from hipify_py.tables.table import (
     TableError,
     load_directory,
 )
+from hipify_py.tables.versions import parse_version
 
 HEAD = "schema: 1\nlibrary: runtime\nsections:\n  S:\n"
 
@@ -204,6 +205,14 @@ def test_schema_file_is_a_json_schema_of_the_rows_the_loader_reads() -> None:
     fields = set(schema["$defs"]["row"]["properties"])
     assert set(TEXT_FIELDS + VERSION_FIELDS) <= fields
     assert set(Row._fields) - {"cuda", "library", "section", "origin"} <= fields
+    version = re.compile(schema["$defs"]["version"]["pattern"])
+    for text in ("1.5", "6.2.0", " 7.0 ", "1.2.3.4", "7.x", "six", "1.2.3.4.5", "", "6."):
+        try:
+            parse_version(text)
+            parsed = True
+        except ValueError:
+            parsed = False
+        assert bool(version.search(text)) == parsed, text
 
 
 def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:

@@ -459,6 +459,23 @@ def test_warp_size_queries_are_warnings(expression: str) -> None:
     assert found.severity is Severity.WARNING
 
 
+def test_device_attributes_are_reported_like_the_fields_they_read() -> None:
+    """device_prop_fields.yaml's ``attribute``: each is a CUDA enumerator of the
+    tables, and a use is reported with its field's fact (HPY450/HPY451)."""
+    from hipify_py.rules.device_hazards import prop_fields
+    from hipify_py.tables.cache import load_table
+
+    table = load_table()
+    attributes = {f.attribute: name for name, f in prop_fields().items() if f.attribute}
+    assert len(attributes) >= 10
+    for attribute, field in attributes.items():
+        row = table.lookup(attribute)
+        assert row is not None and row.kind == "enum", attribute
+        src = f"int f(int d) {{ int v; cudaDeviceGetAttribute(&v, {attribute}, d); return v; }}\n"
+        codes = [d.code for d in diagnostics(src) if d.code in ("HPY450", "HPY451")]
+        assert codes == (["HPY451"] if field == "warpSize" else ["HPY450"]), attribute
+
+
 def test_half2_members_through_an_array_element() -> None:
     src = "__device__ float f(const __half2* hp, int i) { return __half2float(hp[i].x); }\n"
     (found,) = only(src, "HPY460")

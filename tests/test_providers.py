@@ -44,7 +44,7 @@ def test_providers_and_releases_load(tmp_path: Path) -> None:
     ("providers", "message"),
     [
         ("providers:\n  blas: {header: cudnn.h}\n", "is not a header of includes.yaml"),
-        ("providers:\n  blas: {prefixes: {a: b}}\n", "needs a 'header'"),
+        ("providers:\n  blas: {prefixes: {a: b}}\n", "misses the required field\\(s\\) 'header'"),
         ("providers:\n  blas: {header: cublas_v2.h, colour: red}\n", "unknown field"),
         ("providers:\n  blas: {header: cublas_v2.h, prefixes: [a]}\n", "must map prefix"),
         ("providers: [1]\n", "'providers' must be a mapping"),
@@ -53,7 +53,8 @@ def test_providers_and_releases_load(tmp_path: Path) -> None:
         ("providers:\n  blas: {header: cublas_v2.h, roc_defines: [X]}\n", "must map macro"),
         ("releases:\n  hipblas: {version: x, rocm: {}}\n", "must list macro names"),
         ('releases:\n  hipblas: {version: [a], rocm: {"1.0": "five"}}\n', "not a version"),
-        ("releases:\n  hipblas: {version: [a]}\n", "must map version"),
+        ("releases:\n  hipblas: {version: [a]}\n", "misses the required field\\(s\\) 'rocm'"),
+        ("releases:\n  hipblas: {version: [a], rocm: [1]}\n", "field 'rocm' must map version"),
     ],
 )
 def test_schema_errors_name_file_and_line(tmp_path: Path, providers: str, message: str) -> None:

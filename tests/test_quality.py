@@ -72,6 +72,14 @@ def test_wheel_ships_the_tables(tmp_path: Path) -> None:
         if "__pycache__" not in p.parts
     }
     assert packages <= set(names), sorted(packages - set(names))
+    # the data files the code reads (the mapping schema, the C++ word lists, ...)
+    data = {
+        p.relative_to(REPO).as_posix()
+        for p in (REPO / "hipify_py" / "data").glob("*")
+        if p.is_file()
+    }
+    assert "hipify_py/data/mappings.schema.json" in data
+    assert data <= set(names), sorted(data - set(names))
     assert any(n.endswith("entry_points.txt") for n in names)
 
 

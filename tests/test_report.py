@@ -15,13 +15,29 @@ from conftest import REPO, run_cli
 
 from hipify_py.api import translate_paths
 from hipify_py.engine.options import Options
+from hipify_py.report import document
+from hipify_py.report.document import (
+    BulletList,
+    Cards,
+    Column,
+    Details,
+    Document,
+    Heading,
+    Paragraph,
+    Table,
+    code,
+    lit,
+    md_code,
+    md_text,
+    plain,
+    prose,
+    words,
+)
 from hipify_py.report.migration import (
     EFFORT_MODEL,
     Report,
     build_report,
     effort_model_markdown,
-    md_code,
-    md_text,
     render_html,
     render_markdown,
 )
@@ -567,3 +583,38 @@ def test_docs_describe_the_model_and_the_schema() -> None:
         "problems",
     ):
         assert f"`{key}`" in docs, key
+
+
+def test_one_document_two_renderers() -> None:
+    """The Markdown and the HTML report are one document: each block and span
+    is written in both formats, escaped for each, unless it says 'only'."""
+    table = Table(
+        (Column("what"), Column("count", numeric=True), Column("fix", only="html")),
+        [((words("a|<b>_x_"),), (plain(3, title="f.cu, g.cu"),), (prose("use `hipFoo`"),))],
+    )
+    doc = Document(
+        "T",
+        [
+            Heading(2, (lit("Hazards"),), "hazards"),
+            Paragraph((lit("summary table here"),), only="md"),
+            Cards([("7", "sites", "bad")]),
+            table,
+            Details(
+                (lit("HPY401 mask"), lit(": 2 site(s)", "html")),
+                (BulletList([(code("a.cu:1:2"), lit(":", "md"), lit(" "), prose("see `x<y>`"))]),),
+                opened=True,
+                md_level=3,
+            ),
+        ],
+    )
+    md = document.render_markdown(doc)
+    page = document.render_html(doc)
+    assert "## Hazards\n" in md and '<h2 id="hazards">Hazards</h2>' in page
+    assert "summary table here" in md and "summary table here" not in page
+    assert "sites" not in md and '<div class="card"><b class="bad">7</b>' in page
+    assert "| what | count |\n|---|---:|\n| a\\|\\<b\\>\\_x\\_ | 3 |\n" in md
+    assert "hipFoo" not in md and "<td>use <code>hipFoo</code></td>" in page
+    assert '<td>a|&lt;b&gt;_x_</td><td class="n"><span title="f.cu, g.cu">3</span></td>' in page
+    assert "### HPY401 mask\n\n- `a.cu:1:2`: see `x<y>`\n" in md
+    assert "<details open><summary>HPY401 mask: 2 site(s)</summary>" in page
+    assert "<li><code>a.cu:1:2</code> see <code>x&lt;y&gt;</code></li>" in page

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from hipify_py.tables.cache import load_table
-from hipify_py.tables.table import TableError, load_directory
+from hipify_py.tables.table import (
+    SCHEMA_FILE,
+    SCHEMA_VERSION,
+    TEXT_FIELDS,
+    VERSION_FIELDS,
+    Row,
+    TableError,
+    load_directory,
+)
+from hipify_py.tables.versions import parse_version
 
 HEAD = "schema: 1\nlibrary: runtime\nsections:\n  S:\n"
 
@@ -75,7 +87,7 @@ def test_curated_override_must_be_explicit(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("row", "message"),
     [
-        ("{hip: hipFree, kind: func}", "kind must be one of"),
+        ("{hip: hipFree, kind: func}", "field 'kind' must be one of"),
         ("{hip: hipFree, kind: function, colour: red}", "unknown field"),
         ("{hip: hipFree, kind: function, status: unsupported}", "contradicts"),
         ('{hip: hipFree, kind: function, hip_added: "six"}', "not a version"),
@@ -90,6 +102,117 @@ def test_schema_errors_name_file_and_line(tmp_path: Path, row: str, message: str
     with pytest.raises(TableError, match=message) as info:
         load_directory(tmp_path)
     assert str(info.value).startswith(str(tmp_path / "runtime.yaml") + ":")
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        # wrong type
+        ("{hip: [hipFree], kind: function}", "field 'hip' must be a string"),
+        ("{hip: hipFree, kind: function, cuda_added: 9.0}", "field 'cuda_added' is not a version"),
+        (
+            "{hip: hipFree, kind: function, override: yes please}",
+            "field 'override' must be true or false",
+        ),
+        (
+            '{hip: hipFree, kind: function, arg_casts: {x: "int*"}}',
+            "field 'arg_casts' must map numbers to text",
+        ),
+        (
+            "{hip: hipFree, kind: function, arg_casts: {1: 2}}",
+            "field 'arg_casts.1' must map numbers to text",
+        ),
+        (
+            '{hip: hipFree, kind: function, caution: c, arg_from: {3: "f 1"}}',
+            "field 'arg_from.3' must be 'callee key take'",
+        ),
+        # unknown field
+        (
+            "{hip: hipFree, kind: function, hipp: hipFree2}",
+            "row 'cudaFree' has unknown field\\(s\\): hipp",
+        ),
+        # missing required field
+        ("{hip: hipFree}", "row 'cudaFree' misses the required field\\(s\\) 'kind'"),
+    ],
+)
+def test_json_schema_rejects_a_bad_row_at_its_line(tmp_path: Path, row: str, message: str) -> None:
+    """The rows are checked against data/mappings.schema.json (jsonschema); the
+    error names the file, the row's line, the row and the field."""
+    write(
+        tmp_path,
+        "runtime.yaml",
+        HEAD + "    cudaMalloc: {hip: hipMalloc, kind: function}\n" + f"    cudaFree: {row}\n",
+    )
+    with pytest.raises(
+        TableError, match=rf"^{re.escape(str(tmp_path))}/runtime\.yaml:6: .*{message}"
+    ):
+        load_directory(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "schema: 2\nheaders: {}\n",
+            r"runtime\.yaml:1: mapping file: field 'schema' must be 1, got 2",
+        ),
+        (
+            "schema: 1\ncolour: red\nheaders: {}\n",
+            r"runtime\.yaml:1: mapping file has unknown field\(s\): colour",
+        ),
+        (
+            "library: runtime\nsections: {}\n",
+            r"runtime\.yaml:1: mapping file misses the required field\(s\) 'schema'",
+        ),
+        (
+            "schema: 1\nheaders:\n  a.h: {hip: b.h}\n  c.h: {hip: d.h, needs_runtime: 1}\n",
+            r"runtime\.yaml:4: header 'c\.h': field 'needs_runtime' must be true or false",
+        ),
+        (
+            "schema: 1\nheaders:\n  a.h: {hip: b.h, hip_added: six}\n",
+            r"runtime\.yaml:3: header 'a\.h': field 'hip_added' is not a version",
+        ),
+        (
+            "schema: 1\nlegacy:\n  cublasSscal: {params: 'int n', v2: 'x(n)'}\n  cublasDscal: {params: 'int n'}\n",
+            r"runtime\.yaml:4: legacy function 'cublasDscal' misses the required field\(s\) 'v2'",
+        ),
+        (
+            "schema: 1\nlegacy_letters:\n  cublasOperation_t: {NN: CUBLAS_OP_N}\n",
+            r"runtime\.yaml:3: legacy_letters 'cublasOperation_t' must map letters to enumerators",
+        ),
+        (
+            "schema: 1\nroc_casts:\n  cublasCgemm_v2: {args: 0, casts: {6: x}}\n",
+            r"runtime\.yaml:3: roc_casts 'cublasCgemm_v2': field 'args' must be the number of arguments",
+        ),
+        (
+            "schema: 1\nroc_casts:\n  cublasCgemm_v2: {args: 14, casts: {six: x}}\n",
+            r"runtime\.yaml:3: roc_casts 'cublasCgemm_v2': field 'casts' must map numbers to text",
+        ),
+    ],
+)
+def test_json_schema_checks_the_file_and_header_rows(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    write(tmp_path, "runtime.yaml", text)
+    with pytest.raises(TableError, match=message):
+        load_directory(tmp_path)
+
+
+def test_schema_file_is_a_json_schema_of_the_rows_the_loader_reads() -> None:
+    schema = json.loads(SCHEMA_FILE.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["properties"]["schema"] == {"const": SCHEMA_VERSION}
+    fields = set(schema["$defs"]["row"]["properties"])
+    assert set(TEXT_FIELDS + VERSION_FIELDS) <= fields
+    assert set(Row._fields) - {"cuda", "library", "section", "origin"} <= fields
+    version = re.compile(schema["$defs"]["version"]["pattern"])
+    for text in ("1.5", "6.2.0", " 7.0 ", "1.2.3.4", "7.x", "six", "1.2.3.4.5", "", "6."):
+        try:
+            parse_version(text)
+            parsed = True
+        except ValueError:
+            parsed = False
+        assert bool(version.search(text)) == parsed, text
 
 
 def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:
@@ -175,7 +298,7 @@ def test_in_call_must_map_prefixes_to_names(tmp_path: Path) -> None:
         "runtime.yaml",
         HEAD + "    CUBLAS_OP_N: {hip: HIPBLAS_OP_N, kind: enum, in_call: [x]}\n",
     )
-    with pytest.raises(TableError, match="in_call must map"):
+    with pytest.raises(TableError, match="field 'in_call' must map"):
         load_directory(tmp_path)
     write(
         tmp_path,
@@ -206,3 +329,27 @@ def test_version_limits_of_casts_and_cautions_need_what_they_limit(
     )
     with pytest.raises(TableError, match=rf"runtime\.yaml:5: .*{message}"):
         load_directory(tmp_path)
+
+
+def test_one_list_of_cxx_words_for_the_translator_and_the_verifier() -> None:
+    """data/cxx_words.yaml: the words no header declares, read once."""
+    from hipify_py.rules.identifiers import is_plain_identifier
+    from hipify_py.tables.cxx_words import keywords, reserved
+    from hipify_py.tables.verify import identifiers
+
+    assert {"constexpr", "volatile", "alignas", "thread_local", "co_await"} <= keywords()
+    assert keywords() < reserved()
+    for word in ("constexpr", "volatile", "size_t", "uint64_t", "__global__", "__restrict__"):
+        assert not is_plain_identifier(word), word
+    assert is_plain_identifier("hipMalloc") and is_plain_identifier("size_type")
+    assert identifiers("const engine<false>*") == [("engine", False)]
+    assert identifiers("thread_local hipStream_t") == [("hipStream_t", False)]
+
+
+def test_cxx_words_read_without_pyyaml_as_pyyaml_reads_them() -> None:
+    import yaml
+
+    from hipify_py.tables import cxx_words
+
+    doc = yaml.safe_load(cxx_words.WORDS_FILE.read_text(encoding="utf-8"))
+    assert cxx_words._groups() == {group: frozenset(words) for group, words in doc.items()}

@@ -63,6 +63,7 @@ class FileFacts:
     defines: dict[str, list[tuple[str, int]]] | None = None  # object-like #defines
     file_constants: dict[str, tuple[str, int] | None] = field(default_factory=dict)
     # memos of warp
+    warp_legacy: dict[str, str] | None = None  # _sync name -> its pre-6.2 form (the table's)
     type_aliases: dict[str, str] | None = None
     warp_widened_parameters: set[int] = field(default_factory=set)
     warp_widened_arguments: set[int] = field(default_factory=set)

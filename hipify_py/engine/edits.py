@@ -19,13 +19,6 @@ class Edit(NamedTuple):
     structural: bool = True
     group: int = 0  # structural edits of one site (a launch) share a group: all or none
 
-    def overlaps(self, other: Edit) -> bool:
-        if self.start == self.end or other.start == other.end:
-            # an insertion conflicts only with a replacement strictly around it
-            point, span = (self, other) if self.start == self.end else (other, self)
-            return span.start < point.start < span.end
-        return self.start < other.end and other.start < self.end
-
 
 def _order(edit: Edit) -> tuple[int, bool]:
     return edit.start, edit.start != edit.end

@@ -115,13 +115,6 @@ def _include_lines(data: bytes) -> Iterator[re.Match[bytes]]:
         pos = data.find(b"include", end)
 
 
-def local_includes(path: Path) -> list[tuple[str, Path]]:
-    """(include text, resolved file) for the ``#include "..."`` lines of a file
-    that name an existing file next to it."""
-    search = IncludeSearch(path.resolve().parent)
-    return [(t[1:-1], p) for t, p in includes_of(path, search) if t.startswith('"')]
-
-
 def add_local_headers(
     discovery: Discovery,
     root: Path,

@@ -140,18 +140,6 @@ class CheckResult:
 # --------------------------------------------------------------------------- findings
 
 
-def find_root(start: Path | None = None) -> Path:
-    """The git work tree containing ``start`` (a file or folder; default: the
-    current folder), else the folder ``start`` is or is in."""
-    here = Path(os.path.abspath(start or Path.cwd()))
-    if not here.is_dir():
-        here = here.parent
-    for folder in [here, *here.parents]:
-        if (folder / ".git").exists():
-            return folder
-    return here
-
-
 def root_of_inputs(paths: Sequence[Path], config_folder: Path | None = None) -> Path:
     """What finding paths are relative to, whatever the current folder: the git
     work tree of the first input, else the configuration's folder, else the
@@ -223,7 +211,13 @@ EditSpec = tuple[int, int, str, str]  # line, column, the original text, what it
 
 
 def _pending(report: FileReport) -> list[tuple[int, int, str, str, str, str, list[EditSpec]]]:
-    """pending_changes, each entry with the edits it stands for."""
+    """What translating the file (at the options of its run) would change, as
+    (line, column, name, what it becomes, library, message, the edits it stands
+    for): exactly the edits the translator applies (report.changes), so that a
+    file hipify-py has translated has none.  An edit of a recorded CUDA
+    reference is that name; other edits of one line (a widened warp mask, a
+    launch rewrite) make one entry, folded into the line's reference when it
+    has one."""
     out: list[tuple[int, int, str, str, str, str, list[EditSpec]]] = []
     others: dict[int, list[tuple[int, str, str, str]]] = {}
     first_reference: dict[int, int] = {}  # line -> index in out
@@ -248,16 +242,6 @@ def _pending(report: FileReport) -> list[tuple[int, int, str, str, str, str, lis
         out.append((line, column, _short(old) or _short(new), _short(new), "", message, specs))
     out.sort(key=lambda entry: entry[:6])
     return out
-
-
-def pending_changes(report: FileReport) -> list[tuple[int, int, str, str, str, str]]:
-    """What translating the file (at the options of its run) would change, as
-    (line, column, name, what it becomes, library, message): exactly the edits
-    the translator applies (report.changes), so that a file hipify-py has
-    translated has none.  An edit of a recorded CUDA reference is that name;
-    other edits of one line (a widened warp mask, a launch rewrite) make one
-    entry, folded into the line's reference when it has one."""
-    return [entry[:6] for entry in _pending(report)]
 
 
 def _offset(lines: LineIndex, line: int, column: int) -> int | None:

@@ -7,13 +7,14 @@ sites, the unsupported APIs ranked by how many files they block, and an effort
 estimate from a transparent per-item model (``EFFORT_MODEL``), in the spirit of
 SYCLomatic's analysis mode, which reports the lines that migrate automatically
 and those that need manual work.  docs/report.md documents the output.
+Markdown and HTML are one document (``report_document``, report/document.py's
+blocks) written by two renderers.
 """
 
 from __future__ import annotations
 
 import csv
 import functools
-import html
 import io
 import json
 import re
@@ -25,6 +26,31 @@ from typing import Any
 from hipify_py import __version__
 from hipify_py.engine.diagnostics import Diagnostic, Severity
 from hipify_py.project.runner import FileReport, Status
+from hipify_py.report import document
+from hipify_py.report.document import (
+    BulletList,
+    Cards,
+    Column,
+    Details,
+    Document,
+    Heading,
+    Inline,
+    Paragraph,
+    Raw,
+    Span,
+    Table,
+    code,
+    cuda_name,
+    file_path,
+    html_escape,
+    joined,
+    lit,
+    md_table,
+    md_text,
+    plain,
+    prose,
+    words,
+)
 from hipify_py.rules.catalogue import CATALOGUE
 from hipify_py.tables.table import MappingTable
 
@@ -783,34 +809,6 @@ def render_api_csv(report: Report) -> str:
 
 # --------------------------------------------------------------------------- Markdown
 
-_MD_SPECIAL = str.maketrans({**{c: "\\" + c for c in "\\`*[]<>|"}, "\n": " ", "\r": " "})
-_MD_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
-
-
-def _md_prose(text: str) -> str:
-    return _MD_UNDERSCORE.sub(r"\\_", text.translate(_MD_SPECIAL))
-
-
-def md_text(text: str) -> str:
-    """Text safe in Markdown and in a table cell: markup characters are escaped, and
-    balanced `code` spans are kept as code spans (their content is never markup)."""
-    pieces = text.split("`")
-    if len(pieces) < 3 or len(pieces) % 2 == 0:
-        return _md_prose(text)
-    return "".join(md_code(p) if i % 2 else _md_prose(p) for i, p in enumerate(pieces))
-
-
-def md_code(text: str) -> str:
-    """``text`` as a code span that survives any backticks in it and table cells."""
-    text = " ".join(text.splitlines()).replace("|", "\\|")
-    run = longest = 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
 
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}%"
@@ -818,14 +816,6 @@ def _pct(value: float | None) -> str:
 
 def _num(value: float) -> str:
     return f"{value:g}"
-
-
-def _md_table(header: list[str], rows: list[list[str]], right: set[int] | None = None) -> str:
-    right = right or set()
-    lines = ["| " + " | ".join(header) + " |"]
-    lines.append("|" + "|".join("---:" if i in right else "---" for i in range(len(header))) + "|")
-    lines.extend("| " + " | ".join(row) + " |" for row in rows)
-    return "\n".join(lines) + "\n"
 
 
 def effort_model_markdown() -> str:
@@ -836,229 +826,373 @@ def effort_model_markdown() -> str:
         for c in (_SEVERITY_COST[Severity.ERROR], _SEVERITY_COST[Severity.WARNING])
     ]
     rows.append([_SEVERITY_COST[Severity.INFO].key, "note (info diagnostic)", "0", "0"])
-    return _md_table(["item", "counted", "low (min)", "high (min)"], rows, {2, 3})
+    return md_table(["item", "counted", "low (min)", "high (min)"], rows, {2, 3})
 
 
-def render_markdown(report: Report, max_sites: int = 20) -> str:
+def report_document(report: Report, max_sites: int) -> Document:
+    """The report as one document both renderers write (report/document.py):
+    the Markdown summary table is the page's cards, chart and line counts;
+    ``max_sites`` hazard sites are listed per code."""
     t = report.totals()
-    out: list[str] = ["# hipify-py migration report\n"]
-    out.append(
-        f"Target HIP {md_text(report.hip_version)}; inputs: "
-        + (", ".join(md_code(p) for p in report.inputs) or "-")
-        + f"; hipify-py {__version__}.\n"
-    )
-    out.append("## Summary\n")
-    out.append(
-        _md_table(
-            ["", ""],
-            [
-                ["files", str(t["files"])],
-                ["files using CUDA", str(t["files_with_cuda"])],
-                ["files that translate completely", str(t["files_automatic"])],
-                ["files blocked (error-level findings)", str(t["files_blocked"])],
-                ["references converted", str(t["converted"])],
-                ["references left unconverted", str(t["unconverted"])],
-                ["automatic", _pct(t["automatic_percent"])],
-                [
-                    "lines: total / changed / automatic / manual",
-                    "{total} / {changed} / {automatic} / {manual}".format(**t["lines"]),
-                ],
-                ["hazards to review", str(t["hazards"])],
-                ["inline PTX sites", str(t["ptx_sites"])],
-                ["distinct unsupported APIs", str(t["unsupported_apis"])],
-                [
-                    "estimated effort",
-                    f"{_num(report.effort.low_hours)} - {_num(report.effort.high_hours)} hours",
-                ],
-            ],
-            {1},
+    low, high = _num(report.effort.low_hours), _num(report.effort.high_hours)
+    doc = Document("hipify-py migration report", style=_CSS)
+    add = doc.blocks.append
+    add(Heading(1, (lit(doc.title),)))
+    inputs = joined([code(p) for p in report.inputs])
+    add(
+        Paragraph(
+            (
+                lit("Target HIP "),
+                words(report.hip_version),
+                lit("; inputs: ", "md"),
+                lit(" &middot; inputs: ", "html"),
+                *inputs,
+                lit(f"; hipify-py {__version__}.", "md"),
+                lit(" &middot; hipify-py ", "html"),
+                plain(__version__, "html"),
+            ),
+            css="meta",
         )
     )
-    out.append("## Coverage by library\n")
+    add(Heading(2, (lit("Summary"),), only="md"))
+    lines = t["lines"]
+    add(
+        Table(
+            (Column(""), Column("", numeric=True)),
+            [
+                ((lit(label),), (plain(value),))
+                for label, value in [
+                    ("files", t["files"]),
+                    ("files using CUDA", t["files_with_cuda"]),
+                    ("files that translate completely", t["files_automatic"]),
+                    ("files blocked (error-level findings)", t["files_blocked"]),
+                    ("references converted", t["converted"]),
+                    ("references left unconverted", t["unconverted"]),
+                    ("automatic", _pct(t["automatic_percent"])),
+                    (
+                        "lines: total / changed / automatic / manual",
+                        "{total} / {changed} / {automatic} / {manual}".format(**lines),
+                    ),
+                    ("hazards to review", t["hazards"]),
+                    ("inline PTX sites", t["ptx_sites"]),
+                    ("distinct unsupported APIs", t["unsupported_apis"]),
+                    ("estimated effort", f"{low} - {high} hours"),
+                ]
+            ],
+            only="md",
+        )
+    )
+    add(
+        Cards(
+            [
+                (_pct(t["automatic_percent"]), "of references convert automatically", "ok"),
+                (
+                    f"{t['converted']} / {t['converted'] + t['unconverted']}",
+                    "references converted",
+                    "",
+                ),
+                (
+                    f"{t['files_automatic']} / {t['files_with_cuda']}",
+                    "files translate completely",
+                    "",
+                ),
+                (
+                    str(t["unsupported_apis"]),
+                    "distinct unsupported APIs",
+                    "bad" if t["unsupported_apis"] else "",
+                ),
+                (str(t["hazards"]), "hazards to review", "bad" if t["hazards"] else ""),
+                (str(t["ptx_sites"]), "inline PTX sites", "bad" if t["ptx_sites"] else ""),
+                (f"{low} - {high} h", "estimated manual effort", ""),
+            ]
+        )
+    )
+    add(
+        Paragraph(
+            (
+                lit(
+                    f"{t['files']} files, {t['files_with_cuda']} using CUDA, {t['files_blocked']} "
+                    f"blocked by error-level findings. Lines: {lines['total']} total, "
+                    f"{lines['changed']} changed, {lines['automatic']} migrated automatically, "
+                    f"{lines['manual']} need manual work."
+                ),
+            ),
+            only="html",
+        )
+    )
+    add(Heading(2, (lit("Coverage by library"),), "coverage"))
+    add(Raw(coverage_svg(report.libraries)))
     if report.libraries:
-        out.append(
-            _md_table(
-                ["library", "converted", "unconverted", "automatic", "files"],
+        add(
+            Table(
+                (
+                    Column("library"),
+                    Column("converted", True),
+                    Column("unconverted", True),
+                    Column("automatic", True),
+                    Column("files", True),
+                ),
                 [
-                    [
-                        md_text(lib.library),
-                        str(lib.converted),
-                        str(lib.unconverted),
-                        _pct(lib.automatic_percent),
-                        str(lib.files),
-                    ]
+                    (
+                        (words(lib.library),),
+                        (plain(lib.converted),),
+                        (plain(lib.unconverted),),
+                        (plain(_pct(lib.automatic_percent)),),
+                        (plain(lib.files),),
+                    )
                     for lib in report.libraries
                 ],
-                {1, 2, 3, 4},
             )
         )
     else:
-        out.append("No CUDA references found.\n")
-    out.append("## Unsupported APIs, by files blocked\n")
+        add(Paragraph((lit("No CUDA references found."),), only="md"))
+    add(Heading(2, (lit("Unsupported APIs, by files blocked"),), "blockers"))
     if report.blockers:
-        out.append(
-            _md_table(
-                ["#", "API", "library", "reason", "files", "uses", "hint"],
+        add(
+            Table(
+                (
+                    Column("#", True),
+                    Column("API"),
+                    Column("library"),
+                    Column("reason"),
+                    Column("files", True),
+                    Column("uses", True),
+                    Column("hint"),
+                ),
                 [
-                    [
-                        str(rank),
-                        md_code(b.name),
-                        md_text(b.library),
-                        md_text(b.reason),
-                        str(len(b.files)),
-                        str(b.uses),
-                        md_text(b.hint),
-                    ]
+                    (
+                        (plain(rank),),
+                        (cuda_name(b.name),),
+                        (words(b.library),),
+                        (words(b.reason),),
+                        (plain(len(b.files), title=", ".join(b.files)),),
+                        (plain(b.uses),),
+                        (prose(b.hint),),
+                    )
                     for rank, b in enumerate(report.blockers, 1)
                 ],
-                {0, 4, 5},
             )
         )
     else:
-        out.append("None: every CUDA API used has a HIP counterpart.\n")
+        add(Paragraph((lit("None: every CUDA API used has a HIP counterpart."),)))
     if report.unknown_names:
-        out.append("## CUDA-like names not in the tables\n")
-        out.append(
-            "Either the project's own names (suppress with `--ignore HPY102`) "
-            "or CUDA APIs newer than the tables.\n"
-        )
-        out.append(
-            _md_table(
-                ["name", "files", "uses"],
-                [[md_code(b.name), str(len(b.files)), str(b.uses)] for b in report.unknown_names],
-                {1, 2},
+        add(Heading(2, (lit("CUDA-like names not in the tables"),), "unknown"))
+        add(
+            Paragraph(
+                (
+                    lit(
+                        "Either the project's own names (suppress with `--ignore HPY102`) "
+                        "or CUDA APIs newer than the tables."
+                    ),
+                )
             )
         )
-    out.append("## Hazards to review\n")
-    if report.hazards:
-        out.append(
-            _md_table(
-                ["code", "rule", "severity", "sites", "files", "what"],
+        add(
+            Table(
+                (Column("name"), Column("files", True), Column("uses", True)),
                 [
-                    [
-                        g.code,
-                        md_text(g.rule),
-                        g.severity,
-                        str(len(g.sites)),
-                        str(g.files),
-                        md_text(g.summary),
-                    ]
+                    ((cuda_name(b.name),), (plain(len(b.files)),), (plain(b.uses),))
+                    for b in report.unknown_names
+                ],
+            )
+        )
+    add(Heading(2, (lit("Hazards to review"),), "hazards"))
+    if report.hazards:
+        add(
+            Table(
+                (
+                    Column("code"),
+                    Column("rule"),
+                    Column("severity"),
+                    Column("sites", True),
+                    Column("files", True),
+                    Column("what"),
+                    Column("fix", only="html"),
+                ),
+                [
+                    (
+                        (plain(g.code),),
+                        (words(g.rule),),
+                        (plain(g.severity),),
+                        (plain(len(g.sites)),),
+                        (plain(g.files),),
+                        (prose(g.summary),),
+                        (prose(g.fix),),
+                    )
                     for g in report.hazards
                 ],
-                {3, 4},
             )
         )
         for g in report.hazards:
             if g.code == PTX_CODE:
                 continue
-            out.append(f"### {g.code} {md_text(g.rule)}\n")
-            for s in g.sites[:max_sites]:
-                out.append(f"- {md_code(f'{s.path}:{s.line}:{s.column}')}: {md_text(s.text)}")
+            sites: list[Inline] = [
+                (code(f"{s.path}:{s.line}:{s.column}"), lit(":", "md"), lit(" "), prose(s.text))
+                for s in g.sites[:max_sites]
+            ]
             if len(g.sites) > max_sites:
-                out.append(f"- ... and {len(g.sites) - max_sites} more (see the JSON report)")
-            out.append("")
+                sites.append(
+                    (lit(f"... and {len(g.sites) - max_sites} more (see the JSON report)"),)
+                )
+            add(
+                Details(
+                    (
+                        plain(g.code),
+                        lit(" "),
+                        words(g.rule),
+                        lit(f": {len(g.sites)} site(s)", "html"),
+                    ),
+                    (BulletList(sites),),
+                    opened=len(g.sites) <= 10,
+                    md_level=3,
+                )
+            )
     else:
-        out.append("None found.\n")
-    out.append("## Inline PTX sites\n")
+        add(Paragraph((lit("None found."),)))
+    add(Heading(2, (lit("Inline PTX sites"),), "ptx"))
     if report.ptx:
-        out.append(
-            _md_table(
-                ["site", "PTX"],
-                [[md_code(f"{s.path}:{s.line}:{s.column}"), md_code(s.text)] for s in report.ptx],
+        add(
+            Table(
+                (Column("site", css="path"), Column("PTX")),
+                [
+                    ((file_path(f"{s.path}:{s.line}:{s.column}"),), (code(s.text),))
+                    for s in report.ptx
+                ],
             )
         )
     else:
-        out.append("None found.\n")
-    out.append("## Files\n")
-    out.append("Most estimated effort first.\n")
-    out.append(
-        _md_table(
+        add(Paragraph((lit("None found."),)))
+    add(Heading(2, (lit("Files"),), "files"))
+    add(Paragraph((lit("Most estimated effort first."),)))
+    add(
+        Table(
+            (
+                Column("file", css="path"),
+                Column("effort (h)", True),
+                Column("status", only="html"),
+                Column("converted", True),
+                Column("unconverted", True),
+                Column("automatic", True),
+                Column("manual lines", True),
+                Column("blocked by", css="names"),
+            ),
             [
-                "file",
-                "effort (h)",
-                "converted",
-                "unconverted",
-                "automatic",
-                "manual lines",
-                "blocked by",
-            ],
-            [
-                [
-                    md_code(f.path) + (f" ({md_text(f.status)})" if f.problem else ""),
-                    _hours(f.effort),
-                    str(f.converted),
-                    str(f.unconverted),
-                    _pct(f.automatic_percent),
-                    str(f.lines_manual),
-                    ", ".join(md_code(b) for b in f.blockers) or "-",
-                ]
+                (
+                    (
+                        file_path(f.path),
+                        *(
+                            (
+                                lit(" (", "md"),
+                                words(f.status, "md"),
+                                lit(")", "md"),
+                                Span("", "break", "html"),
+                                plain(f.problem, "html"),
+                            )
+                            if f.problem
+                            else ()
+                        ),
+                    ),
+                    (plain(_hours(f.effort)),),
+                    (plain(f.status),),
+                    (plain(f.converted),),
+                    (plain(f.unconverted),),
+                    (plain(_pct(f.automatic_percent)),),
+                    (plain(f.lines_manual),),
+                    joined([cuda_name(b) for b in f.blockers]),
+                )
                 for f in report.files
             ],
-            {1, 2, 3, 4, 5},
+            table_id="files-table",
         )
     )
-    out.append("## Effort estimate\n")
-    out.append(
-        f"**{_num(report.effort.low_hours)} - {_num(report.effort.high_hours)} hours** "
-        f"of manual work.\n"
-    )
+    add(Heading(2, (lit("Effort estimate"),), "effort"))
+    add(Paragraph((Span(f"{low} - {high} hours", "strong"), lit(" of manual work."))))
     if report.effort.items:
-        out.append(
-            _md_table(
-                ["item", "count", "minutes each", "minutes"],
+        add(
+            Table(
+                (
+                    Column("item"),
+                    Column("count", True),
+                    Column("minutes each", True),
+                    Column("minutes", True),
+                ),
                 [
-                    [
-                        md_text(i.cost.label),
-                        str(i.count),
-                        f"{_num(i.cost.low)} - {_num(i.cost.high)}",
-                        f"{_num(round(i.low, 1))} - {_num(round(i.high, 1))}",
-                    ]
+                    (
+                        (words(i.cost.label),),
+                        (plain(i.count),),
+                        (plain(f"{_num(i.cost.low)} - {_num(i.cost.high)}"),),
+                        (plain(f"{_num(round(i.low, 1))} - {_num(round(i.high, 1))}"),),
+                    )
                     for i in report.effort.items
                 ],
-                {1, 2, 3},
             )
         )
-    out.append(f"Model: {EFFORT_MODEL_TEXT} See docs/report.md.\n")
+    add(Paragraph((lit("Model: "), plain(EFFORT_MODEL_TEXT), lit(" See docs/report.md."))))
     if report.other:
-        out.append("## Other diagnostics\n")
-        out.append(
-            _md_table(
-                ["code", "rule", "severity", "count"],
-                [[g.code, md_text(g.rule), g.severity, str(len(g.sites))] for g in report.other],
-                {3},
+        add(Heading(2, (lit("Other diagnostics"),), "other"))
+        add(
+            Table(
+                (Column("code"), Column("rule"), Column("severity"), Column("count", True)),
+                [
+                    (
+                        (plain(g.code),),
+                        (words(g.rule),),
+                        (plain(g.severity),),
+                        (plain(len(g.sites)),),
+                    )
+                    for g in report.other
+                ],
             )
         )
-    out.append("## CUDA APIs found\n")
+    add(Heading(2, (lit("CUDA APIs found"),), "apis"))
     if report.apis:
-        out.append(
-            f"{len(report.apis)} distinct names, {sum(a.uses for a in report.apis)} uses, most "
-            "used first.\n"
-        )
-        out.append(
-            _md_table(
-                ["API", "library", "kind", "status", "became", "uses", "files"],
-                [
-                    [
-                        md_code(a.name),
-                        md_text(a.library),
-                        md_text(a.kind),
-                        md_text(a.status),
-                        md_text(became(a)),
-                        str(a.uses),
-                        str(len(a.files)),
-                    ]
-                    for a in report.apis
-                ],
-                {5, 6},
+        uses = sum(a.uses for a in report.apis)
+        add(
+            Details(
+                (
+                    lit(f"{len(report.apis)} distinct names, {uses} uses"),
+                    lit(", most used first.", "md"),
+                    lit(": what each became", "html"),
+                ),
+                (
+                    Table(
+                        (
+                            Column("API"),
+                            Column("library"),
+                            Column("kind"),
+                            Column("status"),
+                            Column("became"),
+                            Column("uses", True),
+                            Column("files", True),
+                        ),
+                        [
+                            (
+                                (cuda_name(a.name),),
+                                (words(a.library),),
+                                (words(a.kind),),
+                                (words(a.status),),
+                                (prose(became(a)),),
+                                (plain(a.uses),),
+                                (plain(len(a.files), title=", ".join(a.files)),),
+                            )
+                            for a in report.apis
+                        ],
+                        table_id="api-table",
+                    ),
+                ),
+                opened=len(report.apis) <= 30,
             )
         )
     else:
-        out.append("None found.\n")
+        add(Paragraph((lit("None found."),)))
     if report.problems:
-        out.append("## Problems\n")
-        out.extend(f"- {md_text(p)}" for p in report.problems)
-        out.append("")
-    return "\n".join(out).rstrip("\n") + "\n"
+        add(Heading(2, (lit("Problems"),), "problems"))
+        add(BulletList([(words(p),) for p in report.problems]))
+    return doc
+
+
+def render_markdown(report: Report, max_sites: int = 20) -> str:
+    return document.render_markdown(report_document(report, max_sites))
 
 
 def _hours(effort: Range) -> str:
@@ -1099,18 +1233,6 @@ svg text{font-family:system-ui,sans-serif}
 _GREEN, _RED = "#2e9d50", "#d9534f"
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def html_text(text: str) -> str:
-    """Escaped text, with balanced `code` spans shown as <code>."""
-    pieces = text.split("`")
-    if len(pieces) < 3 or len(pieces) % 2 == 0:
-        return _e(text)
-    return "".join(f"<code>{_e(p)}</code>" if i % 2 else _e(p) for i, p in enumerate(pieces))
-
-
 def coverage_svg(libraries: list[LibraryCoverage]) -> str:
     """A horizontal 100%-stacked bar per library: converted (green) vs unconverted (red)."""
     label_w, bar_w, right_w, row_h, top = 130, 520, 190, 26, 34
@@ -1135,7 +1257,7 @@ def coverage_svg(libraries: list[LibraryCoverage]) -> str:
         y = top + index * row_h
         total = lib.converted + lib.unconverted
         good = bar_w * lib.converted / total if total else 0.0
-        name = _e(lib.library)
+        name = html_escape(lib.library)
         parts.append(
             f'<text x="{label_w - 8}" y="{y + 15}" font-size="13" text-anchor="end">{name}</text>'
         )
@@ -1156,7 +1278,7 @@ def coverage_svg(libraries: list[LibraryCoverage]) -> str:
             )
         parts.append(
             f'<text x="{label_w + bar_w + 8}" y="{y + 15}" font-size="12">'
-            f"{_e(_pct(lib.automatic_percent))} ({lib.converted} / {total})</text>"
+            f"{html_escape(_pct(lib.automatic_percent))} ({lib.converted} / {total})</text>"
         )
     axis_y = top + max(1, len(libraries)) * row_h + 4
     for tick in range(0, 101, 25):
@@ -1173,298 +1295,8 @@ def coverage_svg(libraries: list[LibraryCoverage]) -> str:
     return "\n".join(parts)
 
 
-def _html_table(
-    header: list[str],
-    rows: list[list[str]],
-    numeric: set[int] | None = None,
-    *,
-    paths: set[int] | None = None,
-    names: set[int] | None = None,
-    table_id: str = "",
-) -> str:
-    """``rows`` cells are HTML already (escape user text before); ``paths``:
-    the columns holding paths (class "path"), ``names``: lists of CUDA names."""
-    numeric = numeric or set()
-    paths = paths or set()
-    names = names or set()
-
-    def klass(i: int) -> str:
-        if i in numeric:
-            return ' class="n"'
-        if i in paths:
-            return ' class="path"'
-        return ' class="names"' if i in names else ""
-
-    head = "".join(f"<th{klass(i)}>{_e(h)}</th>" for i, h in enumerate(header))
-    body = "".join(
-        "<tr>" + "".join(f"<td{klass(i)}>{c}</td>" for i, c in enumerate(row)) + "</tr>\n"
-        for row in rows
-    )
-    ident = f' id="{_e(table_id)}"' if table_id else ""
-    return (
-        f'<div class="scroll"><table{ident}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}'
-        "</tbody>\n</table></div>\n"
-    )
-
-
-def html_path(text: str) -> str:
-    """A path as code that may break after each '/' and nowhere else."""
-    return "<code>" + "/<wbr>".join(_e(part) for part in text.split("/")) + "</code>"
-
-
-def _c_(text: str) -> str:
-    return f"<code>{_e(text)}</code>"
-
-
-def _name(text: str) -> str:
-    """A CUDA name: kept on one line."""
-    return f'<code class="name">{_e(text)}</code>'
-
-
 def render_html(report: Report, max_sites: int = 200) -> str:
-    t = report.totals()
-    low, high = _num(report.effort.low_hours), _num(report.effort.high_hours)
-    title = "hipify-py migration report"
-    out: list[str] = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta http-equiv="Content-Security-Policy" '
-        "content=\"default-src 'none'; style-src 'unsafe-inline'\">",
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title>",
-        f"<style>{_CSS}</style>",
-        "</head>",
-        "<body>",
-        f"<h1>{_e(title)}</h1>",
-        f'<p class="meta">Target HIP {_e(report.hip_version)} &middot; inputs: '
-        + (", ".join(_c_(p) for p in report.inputs) or "-")
-        + f" &middot; hipify-py {_e(__version__)}</p>",
-        '<div class="cards">',
-    ]
-    cards = [
-        (_pct(t["automatic_percent"]), "of references convert automatically", "ok"),
-        (f"{t['converted']} / {t['converted'] + t['unconverted']}", "references converted", ""),
-        (f"{t['files_automatic']} / {t['files_with_cuda']}", "files translate completely", ""),
-        (
-            str(t["unsupported_apis"]),
-            "distinct unsupported APIs",
-            "bad" if t["unsupported_apis"] else "",
-        ),
-        (str(t["hazards"]), "hazards to review", "bad" if t["hazards"] else ""),
-        (str(t["ptx_sites"]), "inline PTX sites", "bad" if t["ptx_sites"] else ""),
-        (f"{low} - {high} h", "estimated manual effort", ""),
-    ]
-    for value, what, cls in cards:
-        klass = f' class="{cls}"' if cls else ""
-        out.append(f'<div class="card"><b{klass}>{_e(value)}</b><span>{_e(what)}</span></div>')
-    out.append("</div>")
-    lines = t["lines"]
-    out.append(
-        f"<p>{t['files']} files, {t['files_with_cuda']} using CUDA, {t['files_blocked']} blocked "
-        f"by error-level findings. Lines: {lines['total']} total, {lines['changed']} changed, "
-        f"{lines['automatic']} migrated automatically, {lines['manual']} need manual work.</p>"
-    )
-    out.append('<h2 id="coverage">Coverage by library</h2>')
-    out.append(coverage_svg(report.libraries))
-    if report.libraries:
-        out.append(
-            _html_table(
-                ["library", "converted", "unconverted", "automatic", "files"],
-                [
-                    [
-                        _e(lib.library),
-                        str(lib.converted),
-                        str(lib.unconverted),
-                        _e(_pct(lib.automatic_percent)),
-                        str(lib.files),
-                    ]
-                    for lib in report.libraries
-                ],
-                {1, 2, 3, 4},
-            )
-        )
-    out.append('<h2 id="blockers">Unsupported APIs, by files blocked</h2>')
-    if report.blockers:
-        out.append(
-            _html_table(
-                ["#", "API", "library", "reason", "files", "uses", "hint"],
-                [
-                    [
-                        str(rank),
-                        _name(b.name),
-                        _e(b.library),
-                        _e(b.reason),
-                        f'<span title="{_e(", ".join(b.files))}">{len(b.files)}</span>',
-                        str(b.uses),
-                        html_text(b.hint),
-                    ]
-                    for rank, b in enumerate(report.blockers, 1)
-                ],
-                {0, 4, 5},
-            )
-        )
-    else:
-        out.append("<p>None: every CUDA API used has a HIP counterpart.</p>")
-    if report.unknown_names:
-        out.append('<h2 id="unknown">CUDA-like names not in the tables</h2>')
-        out.append(
-            "<p>Either the project's own names (suppress with <code>--ignore HPY102</code>) "
-            "or CUDA APIs newer than the tables.</p>"
-        )
-        out.append(
-            _html_table(
-                ["name", "files", "uses"],
-                [[_name(b.name), str(len(b.files)), str(b.uses)] for b in report.unknown_names],
-                {1, 2},
-            )
-        )
-    out.append('<h2 id="hazards">Hazards to review</h2>')
-    if report.hazards:
-        out.append(
-            _html_table(
-                ["code", "rule", "severity", "sites", "files", "what", "fix"],
-                [
-                    [
-                        _e(g.code),
-                        _e(g.rule),
-                        _e(g.severity),
-                        str(len(g.sites)),
-                        str(g.files),
-                        html_text(g.summary),
-                        html_text(g.fix),
-                    ]
-                    for g in report.hazards
-                ],
-                {3, 4},
-            )
-        )
-        for g in report.hazards:
-            if g.code == PTX_CODE:
-                continue
-            items = "".join(
-                f"<li>{_c_(f'{s.path}:{s.line}:{s.column}')} {html_text(s.text)}</li>"
-                for s in g.sites[:max_sites]
-            )
-            more = len(g.sites) - max_sites
-            if more > 0:
-                items += f"<li>... and {more} more (see the JSON report)</li>"
-            opened = " open" if len(g.sites) <= 10 else ""
-            out.append(
-                f"<details{opened}><summary>{_e(g.code)} {_e(g.rule)}: {len(g.sites)} site(s)"
-                "</summary>"
-                f"<ul>{items}</ul></details>"
-            )
-    else:
-        out.append("<p>None found.</p>")
-    out.append('<h2 id="ptx">Inline PTX sites</h2>')
-    if report.ptx:
-        out.append(
-            _html_table(
-                ["site", "PTX"],
-                [[html_path(f"{s.path}:{s.line}:{s.column}"), _c_(s.text)] for s in report.ptx],
-                paths={0},
-            )
-        )
-    else:
-        out.append("<p>None found.</p>")
-    out.append('<h2 id="files">Files</h2>')
-    out.append("<p>Most estimated effort first.</p>")
-    out.append(
-        _html_table(
-            [
-                "file",
-                "effort (h)",
-                "status",
-                "converted",
-                "unconverted",
-                "automatic",
-                "manual lines",
-                "blocked by",
-            ],
-            [
-                [
-                    html_path(f.path) + (f"<br>{_e(f.problem)}" if f.problem else ""),
-                    _e(_hours(f.effort)),
-                    _e(f.status),
-                    str(f.converted),
-                    str(f.unconverted),
-                    _e(_pct(f.automatic_percent)),
-                    str(f.lines_manual),
-                    ", ".join(_name(b) for b in f.blockers) or "-",
-                ]
-                for f in report.files
-            ],
-            {1, 3, 4, 5, 6},
-            paths={0},
-            names={7},
-            table_id="files-table",
-        )
-    )
-    out.append('<h2 id="effort">Effort estimate</h2>')
-    out.append(f"<p><b>{_e(low)} - {_e(high)} hours</b> of manual work.</p>")
-    if report.effort.items:
-        out.append(
-            _html_table(
-                ["item", "count", "minutes each", "minutes"],
-                [
-                    [
-                        _e(i.cost.label),
-                        str(i.count),
-                        _e(f"{_num(i.cost.low)} - {_num(i.cost.high)}"),
-                        _e(f"{_num(round(i.low, 1))} - {_num(round(i.high, 1))}"),
-                    ]
-                    for i in report.effort.items
-                ],
-                {1, 2, 3},
-            )
-        )
-    out.append(f"<p>Model: {_e(EFFORT_MODEL_TEXT)} See docs/report.md.</p>")
-    if report.other:
-        out.append('<h2 id="other">Other diagnostics</h2>')
-        out.append(
-            _html_table(
-                ["code", "rule", "severity", "count"],
-                [[_e(g.code), _e(g.rule), _e(g.severity), str(len(g.sites))] for g in report.other],
-                {3},
-            )
-        )
-    out.append('<h2 id="apis">CUDA APIs found</h2>')
-    if report.apis:
-        uses = sum(a.uses for a in report.apis)
-        opened = " open" if len(report.apis) <= 30 else ""
-        out.append(
-            f"<details{opened}><summary>{len(report.apis)} distinct names, {uses} uses: what "
-            "each became</summary>"
-        )
-        out.append(
-            _html_table(
-                ["API", "library", "kind", "status", "became", "uses", "files"],
-                [
-                    [
-                        _name(a.name),
-                        _e(a.library),
-                        _e(a.kind),
-                        _e(a.status),
-                        html_text(became(a)),
-                        str(a.uses),
-                        f'<span title="{_e(", ".join(a.files))}">{len(a.files)}</span>',
-                    ]
-                    for a in report.apis
-                ],
-                {5, 6},
-                table_id="api-table",
-            )
-        )
-        out.append("</details>")
-    else:
-        out.append("<p>None found.</p>")
-    if report.problems:
-        out.append('<h2 id="problems">Problems</h2>')
-        out.append("<ul>" + "".join(f"<li>{_e(p)}</li>" for p in report.problems) + "</ul>")
-    out.extend(["</body>", "</html>"])
-    return "\n".join(out) + "\n"
+    return document.render_html(report_document(report, max_sites))
 
 
 def render(report: Report, fmt: str) -> str:

@@ -474,14 +474,6 @@ def _parameter(ctx: Context, function: tree_sitter.Node, name: str) -> Declared 
     return None
 
 
-def enclosing_function(ctx: Context, offset: int) -> tree_sitter.Node | None:
-    """The innermost function definition (not lambda) around ``offset``."""
-    node: tree_sitter.Node | None = ctx.root.descendant_for_byte_range(offset, offset + 1)
-    while node is not None and node.type != "function_definition":
-        node = node.parent
-    return node
-
-
 def constant_value(ctx: Context, name: str, offset: int) -> str | None:
     """The value of a macro or constant ``name`` visible at ``offset``."""
     found = visible(ctx, name, offset)

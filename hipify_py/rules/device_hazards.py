@@ -139,11 +139,12 @@ class PropField(NamedTuple):
     hip_removed: Version | None
     differs: str  # why its value differs on gfx942; "" when it does not
     hint: str
+    attribute: str  # the cudaDevAttr enumerator that reads it; "" when none is reported
 
 
 @cache
 def prop_fields() -> dict[str, PropField]:
-    import yaml  # only files that name cudaDeviceProp / hipDeviceProp_t get here
+    import yaml  # only files that name cudaDeviceProp, hipDeviceProp_t or a cudaDevAttr get here
 
     doc = yaml.safe_load(PROP_DATA.read_text(encoding="utf-8"))
     return {
@@ -153,9 +154,16 @@ def prop_fields() -> dict[str, PropField]:
             parse_version(str(row["hip_removed"])) if "hip_removed" in row else None,
             str(row.get("differs", "")),
             str(row.get("hint", "")),
+            str(row.get("attribute", "")),
         )
         for name, row in doc["fields"].items()
     }
+
+
+@cache
+def _attributes() -> dict[str, str]:
+    """cudaDevAttr enumerator -> the cudaDeviceProp field it reads."""
+    return {field.attribute: name for name, field in prop_fields().items() if field.attribute}
 
 
 @cache
@@ -361,27 +369,16 @@ def _textures(ctx: Context) -> None:
 _PROP_CALL = re.compile(r"(?<![\w])(\w*(?:DeviceProp|DeviceProperties)\w*)\s*\([^()]*\)")
 _INDEX = r"(?:\s*\[[^\[\];]*\])*"
 _SOURCE_WINDOW = 400  # how far left of `.field` its variable or call may start
-_ATTRIBUTES = {
-    "cudaDevAttrWarpSize": "warpSize",
-    "cudaDevAttrMaxSharedMemoryPerBlock": "sharedMemPerBlock",
-    "cudaDevAttrMaxSharedMemoryPerMultiprocessor": "sharedMemPerMultiprocessor",
-    "cudaDevAttrMaxSharedMemoryPerBlockOptin": "sharedMemPerBlockOptin",
-    "cudaDevAttrMaxRegistersPerBlock": "regsPerBlock",
-    "cudaDevAttrMaxRegistersPerMultiprocessor": "regsPerMultiprocessor",
-    "cudaDevAttrMaxThreadsPerMultiProcessor": "maxThreadsPerMultiProcessor",
-    "cudaDevAttrComputeCapabilityMajor": "major",
-    "cudaDevAttrComputeCapabilityMinor": "minor",
-    "cudaDevAttrL2CacheSize": "l2CacheSize",
-}
 
 
 def _device_prop(ctx: Context) -> None:
     scanner = scanner_of(ctx)
-    for attribute in sorted(ctx.present & _ATTRIBUTES.keys()):
+    attributes = _attributes() if "cudaDevAttr" in ctx.text else {}
+    for attribute in sorted(ctx.present & attributes.keys()):
         for start in occurrences(ctx.text, attribute):
             if scanner.classify(start, start + len(attribute))[0] not in ("code", "macro"):
                 continue
-            _report_prop(ctx, start, attribute, _ATTRIBUTES[attribute])
+            _report_prop(ctx, start, attribute, attributes[attribute])
     if "DeviceProp" not in ctx.text:
         return
     variables = _declared(ctx.text, ("cudaDeviceProp", "hipDeviceProp_t"), _AFTER_TYPE)

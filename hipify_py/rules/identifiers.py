@@ -40,6 +40,7 @@ from hipify_py.rules.platform_split import (
     split_for_nvidia,
 )
 from hipify_py.rules.rule import Example, Rule
+from hipify_py.tables.cxx_words import kernel_words, reserved
 from hipify_py.tables.table import MappingTable, Row
 from hipify_py.tables.versions import format_version
 
@@ -203,24 +204,6 @@ OWNED_BY_RULES = frozenset(
     }
 )
 
-# Words that make a file need <hip/hip_runtime.h> (nvcc includes the CUDA
-# runtime implicitly wherever they appear).
-KERNEL_WORDS = frozenset(
-    {
-        "__global__",
-        "__device__",
-        "__host__",
-        "__shared__",
-        "__constant__",
-        "__managed__",
-        "__launch_bounds__",
-        "threadIdx",
-        "blockIdx",
-        "blockDim",
-        "gridDim",
-        "warpSize",
-    }
-)
 RUNTIME_LIBRARIES = frozenset({"runtime", "driver", "device"})
 
 _CODE_NODES = frozenset({"identifier", "type_identifier", "namespace_identifier"})
@@ -243,122 +226,12 @@ _STRING_NODES = frozenset(
 _TEXT_DIRECTIVES = frozenset({"#pragma", "#error", "#warning", "#line", "#ident"})
 
 
-# Words the grammar treats as keywords or primitive types: renaming an
-# identifier to one of them could change the parse.
-_RESERVED = frozenset(
-    [
-        "alignas",
-        "alignof",
-        "asm",
-        "auto",
-        "bool",
-        "break",
-        "case",
-        "catch",
-        "char",
-        "char8_t",
-        "char16_t",
-        "char32_t",
-        "class",
-        "const",
-        "consteval",
-        "constexpr",
-        "constinit",
-        "const_cast",
-        "continue",
-        "co_await",
-        "co_return",
-        "co_yield",
-        "decltype",
-        "default",
-        "delete",
-        "do",
-        "double",
-        "dynamic_cast",
-        "else",
-        "enum",
-        "explicit",
-        "export",
-        "extern",
-        "false",
-        "float",
-        "for",
-        "friend",
-        "goto",
-        "if",
-        "inline",
-        "int",
-        "long",
-        "mutable",
-        "namespace",
-        "new",
-        "noexcept",
-        "nullptr",
-        "operator",
-        "private",
-        "protected",
-        "public",
-        "register",
-        "reinterpret_cast",
-        "requires",
-        "return",
-        "short",
-        "signed",
-        "sizeof",
-        "static",
-        "static_assert",
-        "static_cast",
-        "struct",
-        "switch",
-        "template",
-        "this",
-        "thread_local",
-        "throw",
-        "true",
-        "try",
-        "typedef",
-        "typeid",
-        "typename",
-        "union",
-        "unsigned",
-        "using",
-        "virtual",
-        "void",
-        "volatile",
-        "wchar_t",
-        "while",
-        "size_t",
-        "ssize_t",
-        "ptrdiff_t",
-        "intptr_t",
-        "uintptr_t",
-        "int8_t",
-        "int16_t",
-        "int32_t",
-        "int64_t",
-        "uint8_t",
-        "uint16_t",
-        "uint32_t",
-        "uint64_t",
-        "__global__",
-        "__device__",
-        "__host__",
-        "__shared__",
-        "__constant__",
-        "__managed__",
-        "__launch_bounds__",
-        "__restrict__",
-        "__forceinline__",
-        "__noinline__",
-        "__grid_constant__",
-    ]
-)
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 @lru_cache(maxsize=8192)
 def is_plain_identifier(name: str) -> bool:
-    return bool(_PLAIN.match(name)) and name not in _RESERVED
+    return bool(_PLAIN.match(name)) and name not in reserved()
 
 
 class Scanner:
@@ -597,7 +470,7 @@ def _cuda_aliases(ctx: Context) -> frozenset[str]:
 def may_apply(present: set[str], text: str, table: MappingTable) -> bool:
     """Cheap test on the file's distinct words: could this rule find anything?"""
     # iterate the file's words, not the 9,000 table keys
-    if not table.names.keys().isdisjoint(present) or not present.isdisjoint(KERNEL_WORDS):
+    if not table.names.keys().isdisjoint(present) or not present.isdisjoint(kernel_words()):
         return True
     return any(CUDA_LIKE.match(name) for name in present)
 
@@ -624,7 +497,7 @@ def run(ctx: Context) -> None:
         hits.extend((pos, row) for pos in occurrences(text, name))
     hits.extend(_qualified_hits(ctx))
     hits.sort(key=lambda hit: hit[0])
-    for word in present & KERNEL_WORDS:
+    for word in present & kernel_words():
         if ctx.uses_kernel_syntax:
             break
         for pos in occurrences(text, word):

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 import tree_sitter
 
@@ -41,6 +42,7 @@ from hipify_py.engine.words import occurrences
 from hipify_py.rules.device_code import Declared, declared_name, function_name, visible
 from hipify_py.rules.identifiers import OWNED_BY_RULES, directive_in, scanner_of
 from hipify_py.rules.rule import Example, Rule, alongside
+from hipify_py.tables.cxx_words import narrow_integers, wide_integers
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 WARP_PARTIAL_MASK = D.Code(
@@ -138,65 +140,12 @@ OPT_IN_MACRO = "HIP_ENABLE_WARP_SYNC_BUILTINS"
 FULL_MASK_64 = "0xffffffffffffffffULL"
 MASK_TYPE_64 = "unsigned long long"
 SYNCWARP = "hipify_py_syncwarp"
-
-LEGACY = {
-    "__shfl_sync": "__shfl",
-    "__shfl_up_sync": "__shfl_up",
-    "__shfl_down_sync": "__shfl_down",
-    "__shfl_xor_sync": "__shfl_xor",
-    "__ballot_sync": "__ballot",
-    "__any_sync": "__any",
-    "__all_sync": "__all",
-}
 BALLOTS = frozenset({"__ballot_sync", "__activemask", "__ballot"})
 _BIT_COUNTS = {"__popc": "__popcll", "__ffs": "__ffsll"}  # provably the same on 64 bits
 _BIT_REPORT = {"__clz": "__clzll", "__brev": "__brevll"}
 _QUALIFIERS = re.compile(
     r"\b(?:const|constexpr|static|volatile|register|extern|inline|__shared__|__device__|"
     r"__host__|__forceinline__|__global__|__constant__)\b"
-)
-_NARROW_TYPES = frozenset(
-    {
-        "unsigned",
-        "unsigned int",
-        "int",
-        "signed",
-        "signed int",
-        "uint32_t",
-        "int32_t",
-        "std::uint32_t",
-        "std::int32_t",
-        "unsigned short",
-        "unsigned short int",
-        "short",
-        "short int",
-        "uint16_t",
-        "int16_t",
-        "unsigned char",
-        "char",
-        "uint8_t",
-        "int8_t",
-    }
-)
-# 64 bits on LP64 Linux (unsigned long included), or deduced from the ballot
-_WIDE_TYPES = frozenset(
-    {
-        "auto",
-        "unsigned long long",
-        "unsigned long long int",
-        "long long",
-        "long long int",
-        "uint64_t",
-        "int64_t",
-        "std::uint64_t",
-        "std::int64_t",
-        "unsigned long",
-        "unsigned long int",
-        "long",
-        "long int",
-        "size_t",
-        "std::size_t",
-    }
 )
 # element types HIP 5.7.1 has no __shfl overload for (amd_hip_bf16.h declares none)
 _UNSHUFFLABLE = re.compile(r"\b(?:__nv_bfloat162?|nv_bfloat162?|__hip_bfloat162?|hip_bfloat16)\b")
@@ -221,6 +170,27 @@ _WIDE_CAST = re.compile(
 _INTEGER = re.compile(r"^(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*$")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
 _SIDE_EFFECTS = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)")
+
+
+@cache
+def _wide_types() -> frozenset[str]:
+    """64 bits on LP64 Linux (unsigned long included), or deduced from the ballot."""
+    return wide_integers() | {"auto"}
+
+
+def legacy_names(ctx: Context) -> dict[str, str]:
+    """The _sync warp functions and their mask-less pre-6.2 forms (``__shfl_sync``
+    -> ``__shfl``): the ``older_hip`` of their rows in mappings/device.curated.yaml."""
+    cached = ctx.facts.warp_legacy
+    if cached is not None:
+        return cached
+    names: dict[str, str] = {}
+    for name in sorted(OWNED_BY_RULES):
+        row = ctx.table.lookup(name)
+        if row is not None and row.older_hip:
+            names[name] = row.older_hip
+    ctx.facts.warp_legacy = names
+    return names
 
 
 @dataclass
@@ -257,8 +227,9 @@ def run(ctx: Context) -> None:
         # a second run (found by fuzz/fuzz_engine.py: translation was not idempotent)
         ctx.uses_runtime = True
     modern = ctx.target_hip >= SYNC_BUILTINS
+    legacy = legacy_names(ctx)
     ctx.facts.warp_mask_args = {
-        c.args[0][0] for c in calls if c.name in LEGACY and c.args
+        c.args[0][0] for c in calls if c.name in legacy and c.args
     }  # where each mask argument starts: a parameter used only there is only a mask
     first_needing: _Call | None = None
     dropped: list[tuple[int, int]] = []  # mask arguments deleted (calls inside go with them)
@@ -305,7 +276,9 @@ def _in_helper(text: str, start: int) -> bool:
 
 def _converted(ctx: Context, call: _Call) -> None:
     ctx.stats.converted[("device", "function")] += 1
-    ctx.references.append((call.start, call.name, LEGACY.get(call.name, call.name), "device"))
+    ctx.references.append(
+        (call.start, call.name, legacy_names(ctx).get(call.name, call.name), "device")
+    )
 
 
 def _unconverted(ctx: Context, call: _Call) -> None:
@@ -473,14 +446,15 @@ def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
         if partial:
             _report_mask(ctx, call, mask, kind, declared)
         return True
-    if len(call.args) < 2:
+    legacy = legacy_names(ctx).get(call.name)
+    if len(call.args) < 2 or legacy is None:  # (None: a --mappings table without older_hip)
         return False
     if side_effects or partial:
         _unconverted(ctx, call)
         _report_legacy(ctx, call, mask, kind, declared, side_effects)
         return False
     _converted(ctx, call)
-    ctx.edit(call.start, call.end, LEGACY[call.name], "warp", structural=False)
+    ctx.edit(call.start, call.end, legacy, "warp", structural=False)
     # drop "mask, " (the text up to the next argument)
     ctx.edit(mask_start, call.args[1][0], "", "warp", structural=False)
     dropped = ctx.facts.warp_dropped
@@ -540,7 +514,7 @@ def _report_legacy(
     side_effects: bool,
 ) -> None:
     """HIP < 6.2: a partial, computed or side-effecting mask; the call stays."""
-    legacy = LEGACY[call.name]
+    legacy = legacy_names(ctx).get(call.name, call.name)
     rest = [_fold(ctx.text[a:b]) for a, b in call.args[1:]]
     pred = rest[0]
     m = _fold(mask)
@@ -779,7 +753,7 @@ def _check_shuffle_type(ctx: Context, call: _Call) -> None:
     if match is None:
         return
     type_name = match.group()
-    legacy = LEGACY.get(call.name, call.name)
+    legacy = legacy_names(ctx).get(call.name, call.name)
     rest = [_fold(ctx.text[a:b]) for a, b in call.args[index + 1 :]]
     pair = type_name.endswith("2")
     if pair:
@@ -924,9 +898,9 @@ def _check_width(ctx: Context, call: _Call) -> None:
         type_text = _resolved(ctx, _type_of(ctx, declaration))
         if indirect or ident is None:
             return
-        if type_text in _NARROW_TYPES:
+        if type_text in narrow_integers():
             _report_width(ctx, call, f"stored in {ctx.node_text(ident)} ({type_text})")
-        elif type_text in _WIDE_TYPES:
+        elif type_text in _wide_types():
             _wide_variable(ctx, ctx.node_text(ident), ident.start_byte)
         return
     if parent.type == "assignment_expression" and parent.child_by_field_name("right") == node:
@@ -935,7 +909,7 @@ def _check_width(ctx: Context, call: _Call) -> None:
     if parent.type == "cast_expression":
         type_node = parent.child_by_field_name("type")
         type_text = _resolved(ctx, ctx.node_text(type_node)) if type_node is not None else ""
-        if type_text in _NARROW_TYPES:
+        if type_text in narrow_integers():
             _report_width(ctx, call, f"cast to {type_text}")
         return
     if parent.type == "return_statement":
@@ -951,7 +925,7 @@ def _check_width(ctx: Context, call: _Call) -> None:
         if declarator is None or declarator.type != "function_declarator":
             return  # returns a pointer or reference
         type_text = _resolved(ctx, _type_of(ctx, function))
-        if type_text in _NARROW_TYPES:
+        if type_text in narrow_integers():
             _report_width(ctx, call, f"returned as {type_text} from {function_name(ctx, function)}")
         return
     if parent.type == "argument_list":
@@ -979,16 +953,16 @@ def _assigned(ctx: Context, call: _Call, assignment: tree_sitter.Node) -> None:
         if found is None or found.indirect or found.kind in ("define", "macro-parameter"):
             return
         type_text = _resolved(ctx, found.type_text)
-        if type_text in _NARROW_TYPES:
+        if type_text in narrow_integers():
             _report_width(ctx, call, f"assigned to {found.name} ({type_text})")
-        elif type_text in _WIDE_TYPES:
+        elif type_text in _wide_types():
             _wide_variable(ctx, found.name, found.start)
     elif left.type == "field_expression":
         field = left.child_by_field_name("field")
         if field is None:
             return
         types = _field_types(ctx, ctx.node_text(field))
-        if types and all(t in _NARROW_TYPES for t in types):
+        if types and all(t in narrow_integers() for t in types):
             _report_width(
                 ctx, call, f"stored in the field {ctx.node_text(field)} ({sorted(types)[0]})"
             )
@@ -998,7 +972,7 @@ def _assigned(ctx: Context, call: _Call, assignment: tree_sitter.Node) -> None:
             return
         found = visible(ctx, ctx.node_text(array), array.start_byte)
         element = _resolved(ctx, found.type_text) if found is not None else ""
-        if found is not None and found.indirect and element in _NARROW_TYPES:
+        if found is not None and found.indirect and element in narrow_integers():
             _report_width(ctx, call, f"stored in an element of {found.name} ({element})")
 
 

@@ -21,7 +21,7 @@ import hashlib
 import os
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -275,10 +275,6 @@ class _Expansion:
     names: set[str] = field(default_factory=set)  # CUDA API names it produced
     sources: set[str] = field(default_factory=set)  # the macros whose bodies spelled them
     unpasted: set[str] = field(default_factory=set)  # names pasted from its arguments
-
-
-def _ordinal(words: Iterable[str], word: str) -> int:
-    return sum(1 for w in words if w == word)
 
 
 class _Walk:

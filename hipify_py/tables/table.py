@@ -13,8 +13,10 @@ Each ``mappings/<library>.yaml`` holds rows grouped by section::
 ``*.curated.yaml`` files are hand-written additions and fixes with the same
 schema; a curated row that replaces a generated one must say ``override: true``.
 ``includes.yaml`` maps header names; ``providers.yaml`` says which header provides
-each library's names (for ``hipify-py mappings verify``).  Schema errors and duplicate keys are
-rejected with file:line.  Loading is cached by content hash (see table_cache).
+each library's names (for ``hipify-py mappings verify``).  The schema is a JSON
+Schema (data/mappings.schema.json), checked with ``jsonschema`` row by row;
+schema errors and duplicate keys are rejected with file:line.  Loading is cached by
+content hash (see table_cache).
 """
 
 from __future__ import annotations
@@ -24,16 +26,15 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from hipify_py.tables.versions import Version, is_version, parse_version
+from hipify_py.tables.versions import Version, parse_version
 
 SCHEMA_VERSION = 1
 
-KINDS = frozenset({"function", "type", "enum", "macro", "namespace", "variable"})
 STATUS_ORDER = ("supported", "deprecated", "removed", "experimental", "unsupported")
-STATUSES = frozenset(STATUS_ORDER)
 VERSION_FIELDS = (
     "cuda_added",
     "cuda_deprecated",
@@ -70,60 +71,6 @@ TEXT_FIELDS = (
     "success_value",
     "nvidia_alias",
     "roc_caution",
-)
-ROW_FIELDS = frozenset(
-    (
-        *TEXT_FIELDS,
-        *VERSION_FIELDS,
-        "override",
-        "in_call",
-        "arg_casts",
-        "arg_wraps",
-        "by_arity",
-        "arg_defaults",
-        "arg_inserts",
-        "arg_from",
-        "roc_args",
-        "amd_rejects",
-        "nvidia_keeps",
-        "erase",
-        "older_in_call",
-        "roc_in_call",
-    )
-)
-HEADER_FIELDS = frozenset(
-    {
-        "hip",
-        "roc",
-        "library",
-        "status",
-        "note",
-        "hint",
-        "hip_added",
-        "override",
-        "needs_runtime",
-        "nvidia_keeps",
-        "brings",
-    }
-)
-PROVIDER_FIELDS = frozenset({"header", "prefixes", "note", "with_roc", "roc_defines"})
-RELEASE_FIELDS = frozenset({"version", "rocm", "note"})
-LEGACY_FIELDS = frozenset({"params", "returns", "v2", "note"})
-FILE_FIELDS = frozenset(
-    {
-        "schema",
-        "library",
-        "title",
-        "source",
-        "sections",
-        "headers",
-        "providers",
-        "releases",
-        "legacy",
-        "legacy_letters",
-        "roc_casts",
-        "note",
-    }
 )
 
 
@@ -256,9 +203,6 @@ class Row(NamedTuple):
             if arity == count:
                 return split_template(template)
         return None
-
-    def hip_added_version(self) -> Version | None:
-        return parse_version(self.hip_added) if self.hip_added else None
 
 
 class HeaderRow(NamedTuple):
@@ -466,6 +410,98 @@ def _read_yaml(path: Path, loader: type[Any]) -> Any:
         raise TableError(f"{path}:0: invalid YAML: {exc}") from None
 
 
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "data" / "mappings.schema.json"
+
+
+@cache
+def _validators() -> dict[str, Any]:
+    """Validators of data/mappings.schema.json: "file" for a mapping file's top
+    level, and one per entry kind (its ``$defs``: "row", "header", "provider",
+    ...), each with the ``$ref``s written out (jsonschema resolving a reference
+    per field was most of the check's time)."""
+    import json
+
+    import jsonschema
+
+    document = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    defs = document.pop("$defs")
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                target = defs[node["$ref"].removeprefix("#/$defs/")]
+                return inline({**target, **{k: v for k, v in node.items() if k != "$ref"}})
+            return {key: inline(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [inline(value) for value in node]
+        return node
+
+    validator = jsonschema.Draft202012Validator
+    found = {name: validator(inline(schema)) for name, schema in defs.items()}
+    found["file"] = validator(inline(document))
+    return found
+
+
+def _plain(value: Any) -> Any:
+    """A YAML value as JSON Schema sees it: without the loader's ``__line__``
+    keys, and with number keys (argument indices) as their digits."""
+    if isinstance(value, dict):
+        return {
+            (str(k) if isinstance(k, int) and not isinstance(k, bool) else k): _plain(v)
+            for k, v in value.items()
+            if k != "__line__"
+        }
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _error_text(error: Any, root: dict[str, Any]) -> str:
+    """What is wrong, said of the place the schema error is at: the
+    ``errorMessage`` of the innermost schema on the error's path where the
+    schema has one, else the validator's own words."""
+    instance = error.instance
+    if error.validator == "additionalProperties" and isinstance(instance, dict):
+        known = error.schema.get("properties", {})
+        extra = ", ".join(sorted(str(k) for k in instance if k not in known))
+        return f"has unknown field(s): {extra}"
+    if error.validator == "required" and isinstance(instance, dict):
+        missing = ", ".join(repr(k) for k in error.validator_value if k not in instance)
+        return f"misses the required field(s) {missing}"
+    if error.validator == "enum":
+        return f"must be one of {sorted(error.validator_value)}, got {instance!r}"
+    if error.validator == "const":
+        return f"must be {error.validator_value!r}, got {instance!r}"
+    node: Any = root
+    message = root.get("errorMessage")
+    for key in error.absolute_schema_path:
+        node = node[key] if isinstance(node, dict | list) else None
+        if isinstance(node, dict):
+            message = node.get("errorMessage", message)
+    if message is None:
+        return f"is invalid: {error.message}"
+    shown = f": {instance!r}" if isinstance(instance, str | int | float) else ""
+    return f"{message}{shown}"
+
+
+def _validate(kind: str, value: Any, where: str, what: str) -> None:
+    """Check ``value`` against the schema's ``kind`` ("row", "header", ...);
+    the TableError names file:line (``where``), the entry (``what``) and the field."""
+    validator = _validators()[kind]
+    errors = sorted(
+        validator.iter_errors(_plain(value)),
+        key=lambda e: (len(e.absolute_path), [str(p) for p in e.absolute_path]),
+    )
+    if not errors:
+        return
+    error = errors[0]
+    problem = _error_text(error, validator.schema)
+    field = ".".join(str(p) for p in error.absolute_path)
+    if field:
+        raise TableError(f"{where}: {what}: field {field!r} {problem}")
+    raise TableError(f"{where}: {what} {problem}")
+
+
 def _line(mapping: Mapping[str, Any]) -> int:
     return int(mapping.get("__line__", 0))
 
@@ -476,11 +512,6 @@ def _text(value: Any, where: str, key: str) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise TableError(f"{where}: field {key!r} must be a string")
     return str(value)
-
-
-def _check_version(value: str, where: str, key: str) -> None:
-    if value and not is_version(value):
-        raise TableError(f"{where}: field {key!r} is not a version: {value!r}")
 
 
 def _in_call(value: Any, where: str, name: str) -> tuple[tuple[str, str], ...]:
@@ -555,28 +586,14 @@ def _parse_row(
 ) -> tuple[Row, bool]:
     if not isinstance(name, str) or not name:
         raise TableError(f"{path}:{parent_line}: row key must be a CUDA name, got {name!r}")
-    if not isinstance(data, dict):
-        raise TableError(f"{path}:{parent_line}: row {name!r} must be a mapping")
-    where = f"{path}:{_line(data)}"
-    unknown = set(data) - ROW_FIELDS - {"__line__"}
-    if unknown:
-        raise TableError(
-            f"{where}: row {name!r} has unknown field(s): {', '.join(sorted(unknown))}"
-        )
+    where = f"{path}:{_line(data) if isinstance(data, dict) else parent_line}"
+    _validate("row", data, where, f"row {name!r}")
     values: dict[str, Any] = {}
     for key in TEXT_FIELDS + VERSION_FIELDS:
         values[key] = _text(data.get(key), where, key)
-    for key in VERSION_FIELDS:
-        _check_version(values[key], where, key)
     kind = values["kind"]
-    if kind not in KINDS:
-        raise TableError(
-            f"{where}: row {name!r}: kind must be one of {sorted(KINDS)}, got {kind!r}"
-        )
     hip = values["hip"] or None
     status = values["status"] or ("supported" if hip else "unsupported")
-    if status not in STATUSES:
-        raise TableError(f"{where}: row {name!r}: status must be one of {sorted(STATUSES)}")
     if (status == "unsupported") != (hip is None):
         raise TableError(
             f"{where}: row {name!r}: status {status!r} contradicts hip {hip!r} "
@@ -604,9 +621,7 @@ def _parse_row(
         raise TableError(f"{where}: row {name!r}: arg_from needs the caution it fixes")
     if values["caution_until"] and not values["caution"]:
         raise TableError(f"{where}: row {name!r}: caution_until needs a caution")
-    override = data.get("override", False)
-    if not isinstance(override, bool):
-        raise TableError(f"{where}: row {name!r}: override must be true or false")
+    override = bool(data.get("override", False))
     row = Row(
         cuda=name,
         hip=hip,
@@ -624,8 +639,8 @@ def _parse_row(
         success_value=values["success_value"],
         nvidia_alias=values["nvidia_alias"],
         amd_rejects=_int_keyed(data.get("amd_rejects"), where, name, "amd_rejects"),
-        nvidia_keeps=_flag(data.get("nvidia_keeps", False), where, name, "nvidia_keeps"),
-        erase=_flag(data.get("erase", False), where, name, "erase"),
+        nvidia_keeps=bool(data.get("nvidia_keeps", False)),
+        erase=bool(data.get("erase", False)),
         newer_hip=values["newer_hip"],
         in_call=_in_call(data.get("in_call"), where, name),
         arg_casts=_int_keyed(data.get("arg_casts"), where, name, "arg_casts"),
@@ -652,22 +667,13 @@ def _parse_headers(doc: dict[str, Any], path: Path, out: dict[str, tuple[HeaderR
     for name, data in headers.items():
         if name == "__line__":
             continue
-        if not isinstance(data, dict):
-            raise TableError(f"{path}:{_line(headers)}: header {name!r} must be a mapping")
-        where = f"{path}:{_line(data)}"
-        unknown = set(data) - HEADER_FIELDS - {"__line__"}
-        if unknown:
-            raise TableError(
-                f"{where}: header {name!r} has unknown field(s): {', '.join(sorted(unknown))}"
-            )
+        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(headers)}"
+        _validate("header", data, where, f"header {name!r}")
         hip = _text(data.get("hip"), where, "hip") or None
         status = _text(data.get("status"), where, "status") or (
             "supported" if hip else "unsupported"
         )
-        if status not in STATUSES:
-            raise TableError(f"{where}: header {name!r}: bad status {status!r}")
         hip_added = _text(data.get("hip_added"), where, "hip_added")
-        _check_version(hip_added, where, "hip_added")
         row = HeaderRow(
             cuda=str(name),
             hip=hip,
@@ -695,20 +701,10 @@ def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) 
     for library, data in providers.items():
         if library == "__line__":
             continue
-        if not isinstance(data, dict):
-            raise TableError(f"{path}:{_line(providers)}: provider {library!r} must be a mapping")
-        where = f"{path}:{_line(data)}"
-        unknown = set(data) - PROVIDER_FIELDS - {"__line__"}
-        if unknown:
-            raise TableError(
-                f"{where}: provider {library!r} has unknown field(s): {', '.join(sorted(unknown))}"
-            )
+        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(providers)}"
+        _validate("provider", data, where, f"provider {library!r}")
         header = _text(data.get("header"), where, "header")
-        if not header:
-            raise TableError(f"{where}: provider {library!r} needs a 'header'")
         prefixes = data.get("prefixes") or {}
-        if not isinstance(prefixes, dict):
-            raise TableError(f"{where}: provider {library!r}: 'prefixes' must map prefix -> header")
         pairs = [
             (str(prefix), _text(target, where, f"prefixes.{prefix}"))
             for prefix, target in prefixes.items()
@@ -722,7 +718,7 @@ def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) 
             header=header,
             prefixes=tuple(sorted(pairs, key=lambda pair: -len(pair[0]))),
             origin=where,
-            with_roc=_flag(data.get("with_roc", False), where, library, "with_roc"),
+            with_roc=bool(data.get("with_roc", False)),
             roc_defines=_word_lists(
                 data.get("roc_defines"),
                 f"{where}: provider {library!r}: roc_defines must map macro -> [name prefixes]",
@@ -756,12 +752,6 @@ def _word_lists(
     return tuple(found)
 
 
-def _flag(value: Any, where: str, library: str, key: str) -> bool:
-    if not isinstance(value, bool):
-        raise TableError(f"{where}: provider {library!r}: {key} must be true or false")
-    return value
-
-
 def _parse_releases(doc: dict[str, Any], path: Path, out: dict[str, Release]) -> None:
     releases = doc.get("releases")
     if not isinstance(releases, dict):
@@ -770,31 +760,13 @@ def _parse_releases(doc: dict[str, Any], path: Path, out: dict[str, Release]) ->
         if library == "__line__":
             continue
         where = f"{path}:{_line(data) if isinstance(data, dict) else _line(releases)}"
-        if not isinstance(data, dict):
-            raise TableError(f"{where}: release {library!r} must be a mapping")
-        unknown = set(data) - RELEASE_FIELDS - {"__line__"}
-        if unknown:
-            raise TableError(
-                f"{where}: release {library!r} has unknown field(s): {', '.join(sorted(unknown))}"
-            )
-        macros = data.get("version")
-        if (
-            not isinstance(macros, list)
-            or not macros
-            or not all(isinstance(m, str) for m in macros)
-        ):
-            raise TableError(f"{where}: release {library!r}: 'version' must list macro names")
-        rocm = data.get("rocm")
-        if not isinstance(rocm, dict):
-            raise TableError(f"{where}: release {library!r}: 'rocm' must map version -> release")
-        pairs: list[tuple[str, str]] = []
-        for own, release in rocm.items():
-            if own == "__line__":
-                continue
-            own_text, release_text = str(own), _text(release, where, f"rocm.{own}")
-            _check_version(own_text, where, "rocm")
-            _check_version(release_text, where, f"rocm.{own}")
-            pairs.append((own_text, release_text))
+        _validate("release", data, where, f"release {library!r}")
+        macros = data["version"]
+        pairs = [
+            (str(own), _text(release, where, f"rocm.{own}"))
+            for own, release in data["rocm"].items()
+            if own != "__line__"
+        ]
         if library in out:
             first = out[library].origin
             raise TableError(f"{where}: duplicate release {library!r} (first at {first})")
@@ -812,14 +784,7 @@ def _parse_legacy(doc: dict[str, Any], path: Path, out: dict[str, LegacyCall]) -
         if name == "__line__":
             continue
         where = f"{path}:{_line(data) if isinstance(data, dict) else _line(legacy)}"
-        if not isinstance(data, dict):
-            raise TableError(f"{where}: legacy function {name!r} must be a mapping")
-        unknown = set(data) - LEGACY_FIELDS - {"__line__"}
-        if unknown:
-            raise TableError(
-                f"{where}: legacy function {name!r} has unknown field(s): "
-                f"{', '.join(sorted(unknown))}"
-            )
+        _validate("legacy_function", data, where, f"legacy function {name!r}")
         text = _text(data.get("params"), where, "params")
         params: list[tuple[str, str]] = []
         for part in text.split(",") if text.strip() else []:
@@ -828,8 +793,6 @@ def _parse_legacy(doc: dict[str, Any], path: Path, out: dict[str, LegacyCall]) -
                 raise TableError(f"{where}: legacy function {name!r}: bad parameter {part!r}")
             params.append((" ".join(found.group(1).split()), found.group(2)))
         v2 = _text(data.get("v2"), where, "v2")
-        if not v2:
-            raise TableError(f"{where}: legacy function {name!r} needs a 'v2' form")
         if name in out:
             raise TableError(
                 f"{where}: duplicate legacy function {name!r} (first at {out[name].origin})"
@@ -847,11 +810,8 @@ def _parse_letters(doc: dict[str, Any], path: Path, out: dict[str, dict[str, str
         if kind == "__line__":
             continue
         where = f"{path}:{_line(data) if isinstance(data, dict) else _line(letters)}"
-        items = {k: v for k, v in data.items() if k != "__line__"} if isinstance(data, dict) else {}
-        if not items or not all(
-            isinstance(k, str) and len(k) == 1 and isinstance(v, str) for k, v in items.items()
-        ):
-            raise TableError(f"{where}: legacy_letters {kind!r} must map letters to enumerators")
+        _validate("letters", data, where, f"legacy_letters {kind!r}")
+        items = {k: v for k, v in data.items() if k != "__line__"}
         if kind in out:
             raise TableError(f"{where}: duplicate legacy_letters {kind!r}")
         out[str(kind)] = dict(items)
@@ -885,6 +845,7 @@ def content_digest(files: Iterable[Path]) -> str:
     )
     layout = f"{Row._fields}{HeaderRow._fields}{tuple(MappingTable.__dataclass_fields__)}"
     h = hashlib.sha256(f"schema{SCHEMA_VERSION}{layout}".encode())
+    h.update(SCHEMA_FILE.read_bytes())  # a stricter schema must check the rows again
     for path in files:
         h.update(path.name.encode() + b"\0")
         h.update(path.read_bytes())
@@ -910,13 +871,9 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
         doc = _read_yaml(path, loader)
         if not isinstance(doc, dict):
             raise TableError(f"{path}:1: a mapping file must be a YAML mapping")
-        unknown = set(doc) - FILE_FIELDS - {"__line__"}
-        if unknown:
-            raise TableError(f"{path}:1: unknown top-level field(s): {', '.join(sorted(unknown))}")
-        if doc.get("schema") != SCHEMA_VERSION:
-            raise TableError(
-                f"{path}:1: 'schema' must be {SCHEMA_VERSION}, got {doc.get('schema')!r}"
-            )
+        # the top level only: rows and headers are checked one by one, at their lines
+        top = {key: {} if isinstance(value, dict) else value for key, value in doc.items()}
+        _validate("file", top, f"{path}:1", "mapping file")
         if "headers" in doc:
             _parse_headers(doc, path, headers)
         if "providers" in doc:
@@ -997,17 +954,12 @@ def _parse_roc_casts(doc: dict[str, Any], path: Path, out: dict[str, RocCasts]) 
     for name, data in casts.items():
         if name == "__line__":
             continue
-        where = f"{path}:{_line(casts)}"
+        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(casts)}"
         if name in out:
             raise TableError(f"{where}: roc_casts: duplicate {name!r}")
-        args = data.get("args") if isinstance(data, dict) else None
-        if not isinstance(args, int) or isinstance(args, bool) or args < 1:
-            raise TableError(f"{where}: roc_casts: {name!r} needs args (the number of arguments)")
-        unknown = set(data) - {"args", "casts", "differs", "why", "__line__"}
-        if unknown:
-            raise TableError(f"{where}: roc_casts: {name!r}: unknown {', '.join(sorted(unknown))}")
+        _validate("roc_cast", data, where, f"roc_casts {name!r}")
         out[str(name)] = RocCasts(
-            args,
+            data["args"],
             _int_keyed(data.get("casts"), where, str(name), "casts"),
             _text(data.get("differs"), where, "differs"),
             _text(data.get("why"), where, "why"),

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hipify_py.tables.cxx_words import keywords
 from hipify_py.tables.table import MappingTable, Row
 from hipify_py.tables.versions import Version, format_version, parse_version
 
@@ -50,91 +51,12 @@ MACRO, FUNCTION, TYPE, ENUM, VARIABLE, NAMESPACE, ERROR, TESTED = (
 )
 
 OK, FAILED, NEWER, REMOVED, SKIPPED = "ok", "failed", "newer", "removed", "skipped"
-OUTCOMES = (OK, FAILED, NEWER, REMOVED, SKIPPED)
 SIDES = ("hip", "roc", "cuda")
 SIDE_TITLES = {
     "hip": "HIP names (hip)",
     "roc": "ROC library names (roc, used with --roc)",
     "cuda": "CUDA names",
 }
-
-# C++ keywords and builtin types: they may appear in an emitted name ("void*",
-# "engine<false>") but are nobody's declaration.
-CXX_WORDS = frozenset(
-    {
-        "alignas",
-        "alignof",
-        "auto",
-        "bool",
-        "break",
-        "case",
-        "char",
-        "char8_t",
-        "char16_t",
-        "char32_t",
-        "class",
-        "const",
-        "constexpr",
-        "consteval",
-        "constinit",
-        "const_cast",
-        "continue",
-        "decltype",
-        "default",
-        "delete",
-        "do",
-        "double",
-        "dynamic_cast",
-        "else",
-        "enum",
-        "explicit",
-        "extern",
-        "false",
-        "float",
-        "for",
-        "friend",
-        "goto",
-        "if",
-        "inline",
-        "int",
-        "long",
-        "mutable",
-        "namespace",
-        "new",
-        "noexcept",
-        "nullptr",
-        "operator",
-        "private",
-        "protected",
-        "public",
-        "register",
-        "reinterpret_cast",
-        "return",
-        "short",
-        "signed",
-        "sizeof",
-        "static",
-        "static_assert",
-        "static_cast",
-        "struct",
-        "switch",
-        "template",
-        "this",
-        "throw",
-        "true",
-        "typedef",
-        "typeid",
-        "typename",
-        "union",
-        "unsigned",
-        "using",
-        "virtual",
-        "void",
-        "volatile",
-        "wchar_t",
-        "while",
-    }
-)
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _WORD = re.compile(rb"[A-Za-z_]\w*")
@@ -241,7 +163,7 @@ def macro_definitions(data: bytes) -> Macros:
                 out.empty.add(name)
             elif number:
                 out.values.setdefault(name, int(number.group(1)))
-            elif _IDENT.fullmatch(body) and body not in CXX_WORDS:
+            elif _IDENT.fullmatch(body) and body not in keywords():
                 out.aliases.setdefault(name, set()).add(body)
             continue
         names = [p.strip() for p in params.split(",") if p.strip()]
@@ -693,7 +615,7 @@ def identifiers(emitted: str) -> list[tuple[str, bool]]:
     out: list[tuple[str, bool]] = []
     for match in _IDENT.finditer(emitted):
         word = match.group(0)
-        if word in CXX_WORDS or word.startswith("__builtin_"):
+        if word in keywords() or word.startswith("__builtin_"):
             continue  # the compiler's own, declared by no header
         qualifier = emitted[match.end() :].lstrip().startswith("::")
         out.append((word, qualifier))

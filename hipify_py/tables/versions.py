@@ -18,10 +18,6 @@ def parse_version(text: str) -> Version:
     return (*parts, 0, 0, 0)[:3] if len(parts) < 3 else parts
 
 
-def is_version(text: str) -> bool:
-    return bool(_VERSION_RE.match(text.strip()))
-
-
 def format_version(version: Version) -> str:
     """Shortest form: (6, 2, 0) -> "6.2"."""
     parts = list(version)

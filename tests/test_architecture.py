@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from hipify_py.rules import RULE_ORDER
+
 PACKAGE = Path(__file__).resolve().parent.parent / "hipify_py"
 
 # the packages that name the architecture, and the few modules at the top
@@ -148,3 +150,40 @@ def test_only_the_command_line_imports_the_command_line() -> None:
         if layer(target) == "cli"
     )
     assert bad == []
+
+
+def documented_modules(doc: Path = PACKAGE.parent / "docs" / "architecture.md") -> set[str]:
+    """The modules the package map of docs/architecture.md names, as paths
+    relative to hipify_py/ ("engine/parse.py", "api.py")."""
+    text = doc.read_text(encoding="utf-8")
+    block = text.split("```\nhipify_py/\n", 1)[1].split("```", 1)[0]
+    found: set[str] = set()
+    package = ""
+    for line in block.splitlines():
+        if not line.startswith("  ") or line.startswith("     " * 3):
+            continue
+        if not line.startswith("    "):
+            package = line.split()[0] if line.split()[0].endswith("/") else ""
+            if not package:
+                found.add(line.split()[0])
+            continue
+        for word in line.split():
+            if not word.rstrip(",").endswith(".py"):
+                break  # the description begins
+            found.add(package + word.rstrip(","))
+    return found
+
+
+def test_the_architecture_page_names_every_module() -> None:
+    actual = {
+        p.relative_to(PACKAGE).as_posix()
+        for p in PACKAGE.rglob("*.py")
+        if p.name != "__init__.py" or p.parent == PACKAGE
+    }
+    # a package's __init__ is named only where it does something (the rules
+    # registry); the rule modules are the registry's (one rule per module)
+    actual -= {f"{p}/__init__.py" for p in PACKAGES if p != "rules"}
+    actual -= {f"rules/{name}.py" for name in RULE_ORDER}
+    documented = documented_modules()
+    assert sorted(actual - documented) == [], "modules docs/architecture.md does not name"
+    assert sorted(documented - actual) == [], "docs/architecture.md names modules that are gone"

@@ -9,17 +9,7 @@ from typing import Any
 
 import click
 
-from .cli_common import (
-    CONTEXT_SETTINGS,
-    compile_only_option,
-    error,
-    find_compiler,
-    hipcc_option,
-    offload_arch_option,
-    prebuilt_options,
-    report_option,
-    rocm_option,
-)
+from . import cli_common
 from .toolchain import RELEASES
 
 SMOKE_HELP = """Translate the CUDA sample programs, compile them for a real GPU target and
@@ -40,7 +30,7 @@ toolchain or usage error.  Skipped steps say why.
 """
 
 
-@click.command("smoke", help=SMOKE_HELP, context_settings=CONTEXT_SETTINGS)
+@click.command("smoke", help=SMOKE_HELP, context_settings=cli_common.CONTEXT_SETTINGS)
 @click.argument("samples", nargs=-1)
 @click.option(
     "--platform",
@@ -50,17 +40,17 @@ toolchain or usage error.  Skipped steps say why.
     help="amd: hipcc for --offload-arch; nvidia: nvcc 12.4 with HIP's NVIDIA headers; "
     "cuda: the CUDA originals only (nvcc).",
 )
-@offload_arch_option()
-@compile_only_option("Build, but run nothing (even if a GPU is present).")
-@hipcc_option()
-@rocm_option(
+@cli_common.offload_arch_option()
+@cli_common.compile_only_option("Build, but run nothing (even if a GPU is present).")
+@cli_common.hipcc_option()
+@cli_common.rocm_option(
     "The ROCm release to build with: its root (--provision amd-X.Y), or a hipcc of "
     "that HIP; the translation targets that HIP.  Default: the first hipcc found."
 )
 @click.option(
     "--cuda", "with_cuda", is_flag=True, help="Also build (and run) the CUDA originals with nvcc."
 )
-@prebuilt_options(
+@cli_common.prebuilt_options(
     "Keep the binaries here, with a manifest for --run-prebuilt.",
     "Run the binaries of a --build-dir (needs only Python and the GPU).",
 )
@@ -75,7 +65,7 @@ toolchain or usage error.  Skipped steps say why.
     help="Find or make the toolchain for a platform (amd-X.Y: that ROCm release; "
     "amd with --rocm X.Y: the same), report what was done, and exit.",
 )
-@report_option("How to print the results (json/md on stdout).")
+@cli_common.report_option("How to print the results (json/md on stdout).")
 @click.option(
     "--results",
     "results_file",
@@ -135,14 +125,14 @@ def _build_and_run(names: list[str], flags: dict[str, Any]) -> int:
     try:
         samples = select(names)
     except SampleError as exc:
-        return error("smoke", str(exc))
+        return cli_common.error("smoke", str(exc))
     platform = flags["platform"]
     try:
-        compilers = [find_compiler(platform, flags)] if platform != "cuda" else []
+        compilers = [cli_common.find_compiler(platform, flags)] if platform != "cuda" else []
         if flags["with_cuda"] or platform == "cuda":
-            compilers.insert(0, find_compiler("cuda", flags))
+            compilers.insert(0, cli_common.find_compiler("cuda", flags))
     except ToolchainError as exc:
-        return error("smoke", str(exc))
+        return cli_common.error("smoke", str(exc))
     platforms = load_platforms()
     results = []
     for compiler in compilers:

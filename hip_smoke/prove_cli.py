@@ -8,17 +8,7 @@ from typing import Any
 
 import click
 
-from .cli_common import (
-    CONTEXT_SETTINGS,
-    compile_only_option,
-    error,
-    find_compiler,
-    hipcc_option,
-    offload_arch_option,
-    prebuilt_options,
-    report_option,
-    rocm_option,
-)
+from . import cli_common
 
 PROVE_HELP = """Prove that your programs, translated, behave like their CUDA originals.
 
@@ -43,7 +33,7 @@ built); 1 when one differs, is not reproducible or failed to build or run;
 """
 
 
-@click.command("prove", help=PROVE_HELP, context_settings=CONTEXT_SETTINGS)
+@click.command("prove", help=PROVE_HELP, context_settings=cli_common.CONTEXT_SETTINGS)
 @click.argument("programs", nargs=-1)
 @click.option(
     "--config",
@@ -62,11 +52,11 @@ built); 1 when one differs, is not reproducible or failed to build or run;
     "originals).  Default: the originals, and each translation whose toolchain is found.  "
     "Into a --build-dir, sides not built now are kept from an earlier run.",
 )
-@offload_arch_option()
-@hipcc_option()
-@rocm_option("The ROCm release to build with.")
-@compile_only_option("Build every side; run nothing.")
-@prebuilt_options(
+@cli_common.offload_arch_option()
+@cli_common.hipcc_option()
+@cli_common.rocm_option("The ROCm release to build with.")
+@cli_common.compile_only_option("Build every side; run nothing.")
+@cli_common.prebuilt_options(
     "Keep the binaries and prove.json here, for --run-prebuilt on a GPU machine.",
     "Run and compare the binaries of a --build-dir (needs only Python and the GPU).",
 )
@@ -82,7 +72,7 @@ built); 1 when one differs, is not reproducible or failed to build or run;
 )
 @click.option("--runs", type=click.IntRange(1, 20), help="Runs per side (overrides the config).")
 @click.option("--seed", type=int, help="The seed for {seed} (overrides the config).")
-@report_option("What to print on stdout.")
+@cli_common.report_option("What to print on stdout.")
 @click.option(
     "--json",
     "json_file",
@@ -106,7 +96,7 @@ def prove_command(programs: tuple[str, ...], **flags: Any) -> None:
 
 
 def _error(message: str) -> int:
-    return error("prove", message)
+    return cli_common.error("prove", message)
 
 
 def _progress(message: str) -> None:
@@ -200,7 +190,7 @@ def _toolchains(flags: dict[str, Any]) -> Any:
             found.missing[platform] = "not built (--platform)"
             continue
         try:
-            found.compilers[platform] = find_compiler(platform, flags, prefer_host=True)
+            found.compilers[platform] = cli_common.find_compiler(platform, flags, prefer_host=True)
         except ToolchainError as exc:
             if platform in asked:
                 return _error(str(exc))

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from . import cli_common
 from .toolchain import RELEASES
 
 SMOKE_HELP = """Translate the CUDA sample programs, compile them for a real GPU target and
@@ -29,11 +30,7 @@ toolchain or usage error.  Skipped steps say why.
 """
 
 
-@click.command(
-    "smoke",
-    help=SMOKE_HELP,
-    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
-)
+@click.command("smoke", help=SMOKE_HELP, context_settings=cli_common.CONTEXT_SETTINGS)
 @click.argument("samples", nargs=-1)
 @click.option(
     "--platform",
@@ -43,29 +40,19 @@ toolchain or usage error.  Skipped steps say why.
     help="amd: hipcc for --offload-arch; nvidia: nvcc 12.4 with HIP's NVIDIA headers; "
     "cuda: the CUDA originals only (nvcc).",
 )
-@click.option("--offload-arch", default="gfx942", show_default=True, help="AMD GPU target.")
-@click.option(
-    "--compile-only", is_flag=True, help="Build, but run nothing (even if a GPU is present)."
-)
-@click.option("--hipcc", type=click.Path(dir_okay=False), help="The hipcc to use (AMD).")
-@click.option(
-    "--rocm",
-    type=click.Choice(RELEASES),
-    help="The ROCm release to build with: its root (--provision amd-X.Y), or a hipcc of "
-    "that HIP; the translation targets that HIP.  Default: the first hipcc found.",
+@cli_common.offload_arch_option()
+@cli_common.compile_only_option("Build, but run nothing (even if a GPU is present).")
+@cli_common.hipcc_option()
+@cli_common.rocm_option(
+    "The ROCm release to build with: its root (--provision amd-X.Y), or a hipcc of "
+    "that HIP; the translation targets that HIP.  Default: the first hipcc found."
 )
 @click.option(
     "--cuda", "with_cuda", is_flag=True, help="Also build (and run) the CUDA originals with nvcc."
 )
-@click.option(
-    "--build-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Keep the binaries here, with a manifest for --run-prebuilt.",
-)
-@click.option(
-    "--run-prebuilt",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    help="Run the binaries of a --build-dir (needs only Python and the GPU).",
+@cli_common.prebuilt_options(
+    "Keep the binaries here, with a manifest for --run-prebuilt.",
+    "Run the binaries of a --build-dir (needs only Python and the GPU).",
 )
 @click.option(
     "--record-expected",
@@ -78,14 +65,7 @@ toolchain or usage error.  Skipped steps say why.
     help="Find or make the toolchain for a platform (amd-X.Y: that ROCm release; "
     "amd with --rocm X.Y: the same), report what was done, and exit.",
 )
-@click.option(
-    "--report",
-    "report_format",
-    type=click.Choice(["table", "json", "md"]),
-    default="table",
-    show_default=True,
-    help="How to print the results (json/md on stdout).",
-)
+@cli_common.report_option("How to print the results (json/md on stdout).")
 @click.option(
     "--results",
     "results_file",
@@ -140,26 +120,19 @@ def _build_and_run(names: list[str], flags: dict[str, Any]) -> int:
     from . import report
     from .harness import Settings, load_platforms, smoke_sample, write_manifest
     from .samples_index import SampleError, select
-    from .toolchain import ToolchainError, find_amd, find_cuda, find_nvidia, gpu_present
+    from .toolchain import ToolchainError, gpu_present
 
     try:
         samples = select(names)
     except SampleError as exc:
-        click.echo(f"hipify-py smoke: error: {exc}", err=True)
-        return 2
+        return cli_common.error("smoke", str(exc))
     platform = flags["platform"]
     try:
-        if platform == "amd":
-            compilers = [find_amd(flags["hipcc"], flags["offload_arch"], release=flags["rocm"])]
-        elif platform == "nvidia":
-            compilers = [find_nvidia(release=flags["rocm"])]
-        else:
-            compilers = []
+        compilers = [cli_common.find_compiler(platform, flags)] if platform != "cuda" else []
         if flags["with_cuda"] or platform == "cuda":
-            compilers.insert(0, find_cuda())
+            compilers.insert(0, cli_common.find_compiler("cuda", flags))
     except ToolchainError as exc:
-        click.echo(f"hipify-py smoke: error: {exc}", err=True)
-        return 2
+        return cli_common.error("smoke", str(exc))
     platforms = load_platforms()
     results = []
     for compiler in compilers:

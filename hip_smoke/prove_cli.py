@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from .toolchain import RELEASES
+from . import cli_common
 
 PROVE_HELP = """Prove that your programs, translated, behave like their CUDA originals.
 
@@ -34,11 +33,7 @@ built); 1 when one differs, is not reproducible or failed to build or run;
 """
 
 
-@click.command(
-    "prove",
-    help=PROVE_HELP,
-    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
-)
+@click.command("prove", help=PROVE_HELP, context_settings=cli_common.CONTEXT_SETTINGS)
 @click.argument("programs", nargs=-1)
 @click.option(
     "--config",
@@ -57,19 +52,13 @@ built); 1 when one differs, is not reproducible or failed to build or run;
     "originals).  Default: the originals, and each translation whose toolchain is found.  "
     "Into a --build-dir, sides not built now are kept from an earlier run.",
 )
-@click.option("--offload-arch", default="gfx942", show_default=True, help="AMD GPU target.")
-@click.option("--hipcc", type=click.Path(dir_okay=False), help="The hipcc to use (AMD).")
-@click.option("--rocm", type=click.Choice(RELEASES), help="The ROCm release to build with.")
-@click.option("--compile-only", is_flag=True, help="Build every side; run nothing.")
-@click.option(
-    "--build-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Keep the binaries and prove.json here, for --run-prebuilt on a GPU machine.",
-)
-@click.option(
-    "--run-prebuilt",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    help="Run and compare the binaries of a --build-dir (needs only Python and the GPU).",
+@cli_common.offload_arch_option()
+@cli_common.hipcc_option()
+@cli_common.rocm_option("The ROCm release to build with.")
+@cli_common.compile_only_option("Build every side; run nothing.")
+@cli_common.prebuilt_options(
+    "Keep the binaries and prove.json here, for --run-prebuilt on a GPU machine.",
+    "Run and compare the binaries of a --build-dir (needs only Python and the GPU).",
 )
 @click.option(
     "--record",
@@ -83,14 +72,7 @@ built); 1 when one differs, is not reproducible or failed to build or run;
 )
 @click.option("--runs", type=click.IntRange(1, 20), help="Runs per side (overrides the config).")
 @click.option("--seed", type=int, help="The seed for {seed} (overrides the config).")
-@click.option(
-    "--report",
-    "report_format",
-    type=click.Choice(["table", "json", "md"]),
-    default="table",
-    show_default=True,
-    help="What to print on stdout.",
-)
+@cli_common.report_option("What to print on stdout.")
 @click.option(
     "--json",
     "json_file",
@@ -114,8 +96,7 @@ def prove_command(programs: tuple[str, ...], **flags: Any) -> None:
 
 
 def _error(message: str) -> int:
-    click.echo(f"hipify-py prove: error: {message}", err=True)
-    return 2
+    return cli_common.error("prove", message)
 
 
 def _progress(message: str) -> None:
@@ -199,22 +180,17 @@ def _build_and_run(names: list[str], flags: dict[str, Any]) -> int:
 
 def _toolchains(flags: dict[str, Any]) -> Any:
     from .prove_build import Toolchains
-    from .toolchain import Compiler, ToolchainError, find_amd, find_cuda, find_nvidia
+    from .toolchain import ToolchainError, find_cuda
 
     asked = set(flags["platforms"])
     wanted = asked or {"cuda", "amd", "nvidia"}
     found = Toolchains(offload_arch=flags["offload_arch"], wanted=wanted)
-    finders: dict[str, Callable[[], Compiler]] = {
-        "cuda": lambda: find_cuda(prefer_host=True),
-        "amd": lambda: find_amd(flags["hipcc"], flags["offload_arch"], release=flags["rocm"]),
-        "nvidia": lambda: find_nvidia(release=flags["rocm"]),
-    }
-    for platform, finder in finders.items():
+    for platform in ("cuda", "amd", "nvidia"):
         if platform not in wanted:
             found.missing[platform] = "not built (--platform)"
             continue
         try:
-            found.compilers[platform] = finder()
+            found.compilers[platform] = cli_common.find_compiler(platform, flags, prefer_host=True)
         except ToolchainError as exc:
             if platform in asked:
                 return _error(str(exc))

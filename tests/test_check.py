@@ -280,6 +280,21 @@ def test_usage_and_input_errors_exit_2(tmp_path: Path) -> None:
     assert empty.returncode == 2 and b"no paths given" in empty.stderr
 
 
+def test_setup_errors_name_the_check_command(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"a.cu": HIP})
+    empty = _check(root)
+    assert empty.returncode == 2
+    assert empty.stderr.decode().startswith(
+        "hipify-py: error: no paths given (try: hipify-py check src/, "
+    )
+    (root / "tables").mkdir()
+    (root / "tables" / "bad.yaml").write_text("x: [\n")
+    broken = _check(root, "a.cu", "--mappings", "tables")
+    assert broken.returncode == 2
+    assert broken.stderr.decode().startswith("hipify-py: error: mapping tables: ")
+    assert "bad.yaml" in broken.stderr.decode() and broken.stdout == b""
+
+
 def test_suppression_comment_and_ignore(tmp_path: Path) -> None:
     root = _tree(
         tmp_path,

@@ -412,6 +412,19 @@ def test_usage_and_io_errors_exit_2(project: Path, tmp_path: Path) -> None:
     assert unwritable.returncode == 2 and b"cannot write" in unwritable.stderr
 
 
+def test_setup_errors_name_the_report_command(tmp_path: Path) -> None:
+    empty = run_cli("report", cwd=tmp_path)
+    assert empty.returncode == 2 and empty.stdout == b""
+    assert empty.stderr.decode().startswith(
+        "hipify-py report: error: no paths given (try: hipify-py report src/, "
+    )
+    (tmp_path / "pyproject.toml").write_text('[tool.hipify-py]\nhip-version = "six"\n')
+    (tmp_path / "a.cu").write_text("void f() { cudaDeviceSynchronize(); }\n")
+    bad = run_cli("report", "a.cu", cwd=tmp_path)
+    assert bad.returncode == 2 and bad.stdout == b""
+    assert bad.stderr.decode().startswith("hipify-py report: error: ")
+
+
 def test_report_is_listed_in_help() -> None:
     result = run_cli("report", "--help")
     assert result.returncode == 0

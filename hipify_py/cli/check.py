@@ -121,69 +121,38 @@ def fail(message: str) -> int:
 
 
 def run_check(paths: list[Path], flags: dict[str, Any], explicit: set[str] | None = None) -> int:
-    from hipify_py.cli.run_setup import configured
-    from hipify_py.project.config import configured_paths
+    from hipify_py.cli.analysis import plan_check, settle
 
     if flags.get("write_baseline") is not None and flags.get("shard") is not None:
         return fail("--write-baseline needs every file: it cannot be combined with --shard")
-    settled = configured(
-        flags, explicit if explicit is not None else set(flags), paths[0] if paths else Path.cwd()
+    # nothing is written: the #include <hip/hip_runtime.h> translation inserts is no finding
+    settled = settle(
+        "check",
+        paths,
+        flags,
+        explicit if explicit is not None else set(flags),
+        fixed={"no_runtime_include": True},
     )
     if isinstance(settled, str):
         return fail(settled)
-    config, flags = settled
-    # nothing is written: the #include <hip/hip_runtime.h> translation inserts is no finding
-    flags["no_runtime_include"] = True
-    if not paths:
-        paths = configured_paths(config)
-    if not paths:
-        return fail("no paths given (try: hipify-py check src/, or set paths in [tool.hipify-py])")
+    config, flags, paths, options = settled.config, settled.flags, settled.paths, settled.options
 
-    from hipify_py.api import translate_paths
     from hipify_py.atomic import atomic_write
-    from hipify_py.cli.run_setup import build_options
-    from hipify_py.project.files import DEFAULT_EXTENSIONS, DiscoveryError
     from hipify_py.project.runner import run
     from hipify_py.report.baseline import apply_baseline, baseline_json, read_baseline, shard_of
     from hipify_py.report.check import CheckResult, checked_file, relative_path, root_of_inputs
     from hipify_py.report.check_formats import render
-    from hipify_py.tables.cache import load_table
-    from hipify_py.tables.table import TableError
 
-    options = build_options(flags)
-    if isinstance(options, str):
-        return fail(options)
     fingerprints: set[str] | None = None
     if flags["baseline"] is not None:
         try:
             fingerprints = read_baseline(flags["baseline"])
         except CheckError as exc:
             return fail(str(exc))
-    extensions = DEFAULT_EXTENSIONS
-    if flags["extensions"]:
-        extensions = tuple(e.strip() for e in flags["extensions"].split(",") if e.strip())
-    try:
-        table = load_table(flags["mappings_dir"])
-        planned = translate_paths(
-            paths,
-            mode="check",
-            jobs=flags["jobs"],
-            extensions=extensions,
-            excludes=flags["exclude"],
-            use_gitignore=not flags["no_gitignore"],
-            project_headers=flags["project_headers"],
-            include_dirs=flags["include_dir"],
-            config_excludes=flags["config_exclude"],
-            table=table,
-            options=options,
-            references=True,
-            use_cache=not flags["no_cache"],
-            config=config,
-        )
-    except DiscoveryError as exc:
-        return fail(str(exc))
-    except (TableError, OSError) as exc:
-        return fail(f"mapping tables: {exc}")
+    planned = plan_check(settled)
+    if isinstance(planned, str):
+        return fail(planned)
+    table = planned.table
     discovery = planned.discovery
     for problem in discovery.problems:
         click.echo(f"hipify-py: warning: {problem}", err=True)

@@ -60,51 +60,18 @@ def fail(message: str) -> int:
 
 
 def run_report(paths: list[Path], flags: dict[str, Any], explicit: set[str]) -> int:
-    from hipify_py.api import translate_paths
-    from hipify_py.cli.run_setup import build_options, configured
-    from hipify_py.project.config import configured_paths
-    from hipify_py.project.files import DEFAULT_EXTENSIONS, DiscoveryError
-    from hipify_py.project.runner import Mode
+    from hipify_py.cli.analysis import plan_check, settle
     from hipify_py.report.migration import build_report, render
-    from hipify_py.tables.cache import load_table
-    from hipify_py.tables.table import TableError
     from hipify_py.tables.versions import format_version
 
-    settled = configured(flags, explicit, paths[0] if paths else Path.cwd())
+    settled = settle("report", paths, flags, explicit)
     if isinstance(settled, str):
         return fail(settled)
-    config, merged = settled
-    if not paths:
-        paths = configured_paths(config)
-    if not paths:
-        return fail("no paths given (try: hipify-py report src/, or set paths in [tool.hipify-py])")
-    options = build_options(merged)
-    if isinstance(options, str):
-        return fail(options)
-    extensions = DEFAULT_EXTENSIONS
-    if merged["extensions"]:
-        extensions = tuple(e.strip() for e in merged["extensions"].split(",") if e.strip())
-    try:
-        table = load_table()
-        planned = translate_paths(
-            paths,
-            mode=Mode.CHECK,
-            jobs=merged["jobs"],
-            extensions=extensions,
-            excludes=merged["exclude"],
-            use_gitignore=not merged["no_gitignore"],
-            project_headers=merged["project_headers"],
-            include_dirs=merged["include_dir"],
-            config_excludes=merged["config_exclude"],
-            table=table,
-            options=options,
-            references=True,
-            config=config,
-        )
-    except DiscoveryError as exc:
-        return fail(str(exc))
-    except (TableError, OSError) as exc:
-        return fail(f"mapping tables: {exc}")
+    merged, paths, options = settled.flags, settled.paths, settled.options
+    planned = plan_check(settled)
+    if isinstance(planned, str):
+        return fail(planned)
+    table = planned.table
     discovery = planned.discovery
     for problem in discovery.missing:
         click.echo(f"hipify-py report: error: {problem}", err=True)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -849,6 +849,15 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
     legacy_letters: dict[str, dict[str, str]] = {}
     roc_casts: dict[str, RocCasts] = {}
     libraries: dict[str, LibraryInfo] = {}
+    # the top-level keys other than "sections", each read into its mapping
+    parts: tuple[tuple[str, Callable[[dict[str, Any], Path, Any], None], dict[str, Any]], ...] = (
+        ("headers", _parse_headers, headers),
+        ("providers", _parse_providers, providers),
+        ("releases", _parse_releases, releases),
+        ("legacy", _parse_legacy, legacy),
+        ("legacy_letters", _parse_letters, legacy_letters),
+        ("roc_casts", _parse_roc_casts, roc_casts),
+    )
     for path in files:
         doc = _read_yaml(path, loader)
         if not isinstance(doc, dict):
@@ -856,21 +865,11 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
         # the top level only: rows and headers are checked one by one, at their lines
         top = {key: {} if isinstance(value, dict) else value for key, value in doc.items()}
         _validate("file", top, f"{path}:1", "mapping file")
-        if "headers" in doc:
-            _parse_headers(doc, path, headers)
-        if "providers" in doc:
-            _parse_providers(doc, path, providers)
-        if "releases" in doc:
-            _parse_releases(doc, path, releases)
-        if "legacy" in doc:
-            _parse_legacy(doc, path, legacy)
-        if "legacy_letters" in doc:
-            _parse_letters(doc, path, legacy_letters)
-        if "roc_casts" in doc:
-            _parse_roc_casts(doc, path, roc_casts)
+        for key, parse, out in parts:
+            if key in doc:
+                parse(doc, path, out)
         if "sections" not in doc:
-            kinds = {"headers", "providers", "releases", "legacy", "legacy_letters", "roc_casts"}
-            if not kinds & set(doc):
+            if not any(key in doc for key, _, _ in parts):
                 raise TableError(
                     f"{path}:1: file has none of 'sections', 'headers', 'providers', "
                     "'releases', 'legacy', 'roc_casts'"

@@ -32,6 +32,7 @@ sys.path.insert(0, str(REPO / "tools"))
 import signature_check  # noqa: E402
 from signature_check import (  # noqa: E402
     _resource_dir,
+    cast_hint,
     cuda_signatures,
     read_note,
     root_includes,
@@ -310,9 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         for failure in result["silent"]:
             silent += 1
-            casts = failure["suggested_casts"]
-            hint = f"  suggested arg_casts: {casts}" if casts else ""
-            print(f"  {failure['function']}: {failure['error']}{hint}")
+            print(f"  {failure['function']}: {failure['error']}{cast_hint(failure)}")
     return 1 if silent else 0
 
 

@@ -373,6 +373,13 @@ def syntax_check(compiler: Any, output: str) -> Any:
         )
 
 
+def cast_hint(failure: dict[str, Any]) -> str:
+    """What a report line says after a silent failure: the casts hipcc's notes
+    suggest, if any."""
+    casts = failure["suggested_casts"]
+    return f"  suggested arg_casts: {casts}" if casts else ""
+
+
 def _unconst(spelled: str) -> str:
     """'const float *' -> 'float *'; 'const float *const *' -> 'float *const *'."""
     return re.sub(r"^const\s+", "", spelled.strip())
@@ -692,8 +699,7 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 for failure in result["silent"]:
                     silent += 1
-                    casts = failure["suggested_casts"]
-                    hint = f"  suggested arg_casts: {casts}" if casts else ""
+                    hint = cast_hint(failure)
                     where = f"{report['hip_version']} {report['mode']} " if args.table else ""
                     print(
                         f"  {where}{failure['function']}: {failure['error']}{hint}",

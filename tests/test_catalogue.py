@@ -8,6 +8,7 @@ import ast
 import json
 import types
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -22,12 +23,18 @@ from hipify_py.rules.catalogue import CATALOGUE, catalogue
 PACKAGE = Path(__file__).resolve().parent.parent / "hipify_py"
 
 
+@cache
+def _tree(path: Path) -> ast.Module:
+    """A module of the package, parsed once for all the tests here."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _definitions() -> list[tuple[str, str, Path]]:
     """(code, constant, module path) for every `NAME = <call>("HPY...", ...)`
     at the top level of a module of the package."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in _tree(path).body:
             if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
                 continue
             args = node.value.args
@@ -40,13 +47,21 @@ def _definitions() -> list[tuple[str, str, Path]]:
 
 def _references(path: Path, constant: str) -> int:
     """Uses of ``constant`` in the module (its definition is a store, not a use)."""
+    return _uses(path)[constant]
 
-    def uses(node: ast.AST) -> bool:
+
+@cache
+def _uses(path: Path) -> Counter[str]:
+    """How often the module loads each name (``X``) or attribute (``m.X``),
+    counted in one walk of its tree."""
+    found: Counter[str] = Counter()
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Name):
-            return node.id == constant and isinstance(node.ctx, ast.Load)
-        return isinstance(node, ast.Attribute) and node.attr == constant
-
-    return sum(map(uses, ast.walk(ast.parse(path.read_text(encoding="utf-8")))))
+            if isinstance(node.ctx, ast.Load):
+                found[node.id] += 1
+        elif isinstance(node, ast.Attribute):
+            found[node.attr] += 1
+    return found
 
 
 def test_every_code_is_defined_exactly_once() -> None:

@@ -27,12 +27,16 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tools"))
 
-# the CUDA signatures and the roots' include folders, as the CI check reads them
+# the CUDA signatures and the roots' include folders, the calls file, hipcc's
+# run and notes, as the CI check has them
+import signature_check  # noqa: E402
 from signature_check import (  # noqa: E402
     _resource_dir,
-    _unconst,
+    cast_hint,
     cuda_signatures,
+    read_note,
     root_includes,
+    syntax_check,
 )
 
 # the CUDA headers that declare each library's functions
@@ -47,10 +51,6 @@ HEADERS = {
     "rtc": ["nvrtc.h"],
 }
 _ERROR = re.compile(r"^calls\.hip:(\d+):\d+: error: (.*)$")
-_NOTE_CONST = re.compile(r"(\d+)(?:st|nd|rd|th) argument \('(.+)'\) would lose const qualifier")
-_NOTE_CONVERT = re.compile(
-    r"no known conversion from '(.+?)' to '(.+?)' for (\d+)(?:st|nd|rd|th) argument"
-)
 _MARK = re.compile(r"// call:(\w+)")
 
 
@@ -65,32 +65,17 @@ class Failure:
 
 def calls_source(headers: list[str], signatures: dict[str, list[str]], names: list[str]) -> str:
     """One function per call, each on its own line and marked with its name."""
-    lines = [f"#include <{h}>" for h in headers]
-    for index, name in enumerate(names):
-        params = [t.replace("[]", "*") for t in signatures[name]]
-        decls = " ".join(f"{t} a{i};" for i, t in enumerate(params))
-        args = ", ".join(f"a{i}" for i in range(len(params)))
-        lines.append(f"void call{index}() {{ {decls} (void){name}({args}); }} // call:{name}")
-    return "\n".join(lines) + "\n"
+    return signature_check.calls_source(headers, signatures, names, by_name=True)
 
 
 def callable_names(
     signatures: dict[str, list[str]], libraries: set[str], roc: bool = False
 ) -> list[str]:
     """The functions of ``libraries`` the tables give a HIP name (with ``roc``:
-    a ROC name, rocBLAS's _64 and mixed-precision functions have only that)."""
-    from hipify_py.tables.cache import load_table
-
-    table = load_table()
-    names = []
-    for name, params in sorted(signatures.items()):
-        row = table.names.get(name)
-        if row is None or row.library not in libraries or not (row.roc if roc else row.hip):
-            continue
-        if any("(*)" in t or t.endswith("&") or re.search(r"\[\d+\]", t) for t in params):
-            continue  # function pointers, references, sized arrays: no plain declaration
-        names.append(name)
-    return names
+    a ROC name, rocBLAS's _64 and mixed-precision functions have only that):
+    the CI check's, with the calls it leaves to the HIP check kept."""
+    chosen, fallback = signature_check.callable_names(signatures, libraries, roc)
+    return sorted([*chosen, *fallback])
 
 
 # the ROC libraries' value types, and the HIP types a translated call passes
@@ -210,14 +195,8 @@ def failures(output: str, compiler_output: str) -> list[Failure]:
                 re.findall(r"hipify-py: (HPY\d+)", source),
             )
             continue
-        if current is not None and "note: candidate function not viable" in text:
-            current.notes.append(text.split("note: ", 1)[1])
-            lost = _NOTE_CONST.search(text)
-            if lost is not None:
-                current.suggested_casts[int(lost.group(1)) - 1] = _unconst(lost.group(2))
-            convert = _NOTE_CONVERT.search(text)
-            if convert is not None:
-                current.suggested_casts[int(convert.group(3)) - 1] = convert.group(2)
+        if current is not None:
+            read_note(current, text)
     return list(found.values())
 
 
@@ -249,19 +228,7 @@ def run(
         source = calls_source(headers, signatures, names)
         options = Options.from_kwargs(hip_version=hip_version, annotate=True, roc=roc)
         output = translate_bytes(source.encode(), load_table(), options).data.decode()
-        with compiler.workspace() as folder:
-            (folder / "calls.hip").write_text(output)
-            done = compiler.run(
-                [
-                    "--offload-arch=gfx942",
-                    "-fsyntax-only",
-                    "-ferror-limit=0",
-                    "-x",
-                    "hip",
-                    "calls.hip",
-                ],
-                folder,
-            )
+        done = syntax_check(compiler, output)
         failed = failures(output, done.stderr + done.stdout)
         if done.returncode != 0 and not failed:
             raise RuntimeError(f"{library}: hipcc failed outside the calls:\n{done.stderr[-2000:]}")
@@ -344,9 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         for failure in result["silent"]:
             silent += 1
-            casts = failure["suggested_casts"]
-            hint = f"  suggested arg_casts: {casts}" if casts else ""
-            print(f"  {failure['function']}: {failure['error']}{hint}")
+            print(f"  {failure['function']}: {failure['error']}{cast_hint(failure)}")
     return 1 if silent else 0
 
 

@@ -185,15 +185,20 @@ def _declarable(spelled: str) -> str:
 
 
 def calls_source(
-    headers: tuple[str, ...] | list[str], signatures: dict[str, list[str]], names: list[str]
+    headers: tuple[str, ...] | list[str],
+    signatures: dict[str, list[str]],
+    names: list[str],
+    by_name: bool = False,
 ) -> str:
-    """One function per call, each on its own line and marked with its index."""
+    """One function per call, each on its own line and marked with its index
+    (``by_name``: with the function's name)."""
     lines = [f"#include <{h}>" for h in headers]
     for index, name in enumerate(names):
         params = [t.replace("[]", "*") for t in signatures[name]]
         decls = " ".join(f"{t} a{i};" for i, t in enumerate(params))
         args = ", ".join(f"a{i}" for i in range(len(params)))
-        lines.append(f"void call{index}() {{ {decls} (void){name}({args}); }} // call:{index}")
+        mark = name if by_name else index
+        lines.append(f"void call{index}() {{ {decls} (void){name}({args}); }} // call:{mark}")
     return "\n".join(lines) + "\n"
 
 
@@ -337,15 +342,42 @@ def assess(
             current.compiles = False
             current.error = error.group(2)
             continue
-        if current is not None and "note: candidate function not viable" in text:
-            current.notes.append(text.split("note: ", 1)[1])
-            lost = _NOTE_CONST.search(text)
-            if lost is not None:
-                current.suggested_casts[int(lost.group(1)) - 1] = _unconst(lost.group(2))
-            convert = _NOTE_CONVERT.search(text)
-            if convert is not None:
-                current.suggested_casts[int(convert.group(3)) - 1] = convert.group(2)
+        if current is not None:
+            read_note(current, text)
     return calls, ""
+
+
+def read_note(call: Any, text: str) -> None:
+    """Add a line of the compiler's output to the failing ``call`` (a Call, or
+    gen_roc_casts.py's Failure) where it is a "candidate function not viable"
+    note: the note, and the cast it suggests for the argument it names."""
+    if "note: candidate function not viable" not in text:
+        return
+    call.notes.append(text.split("note: ", 1)[1])
+    lost = _NOTE_CONST.search(text)
+    if lost is not None:
+        call.suggested_casts[int(lost.group(1)) - 1] = _unconst(lost.group(2))
+    convert = _NOTE_CONVERT.search(text)
+    if convert is not None:
+        call.suggested_casts[int(convert.group(3)) - 1] = convert.group(2)
+
+
+def syntax_check(compiler: Any, output: str) -> Any:
+    """hipcc's ``-fsyntax-only`` run (for gfx942, every error) of a translated
+    calls file, as calls.hip in a scratch folder of ``compiler``'s."""
+    with compiler.workspace() as folder:
+        (folder / "calls.hip").write_text(output)
+        return compiler.run(
+            ["--offload-arch=gfx942", "-fsyntax-only", "-ferror-limit=0", "-x", "hip", "calls.hip"],
+            folder,
+        )
+
+
+def cast_hint(failure: dict[str, Any]) -> str:
+    """What a report line says after a silent failure: the casts hipcc's notes
+    suggest, if any."""
+    casts = failure["suggested_casts"]
+    return f"  suggested arg_casts: {casts}" if casts else ""
 
 
 def _unconst(spelled: str) -> str:
@@ -378,12 +410,7 @@ def check_library(
     output, codes, every = translate(source, hip_version, roc)
     if roc and library.roc and "HPY108" in every:
         raise RuntimeError(f"{library.key} --roc: hipify-py kept the HIP library (HPY108)")
-    with compiler.workspace() as folder:
-        (folder / "calls.hip").write_text(output)
-        done = compiler.run(
-            ["--offload-arch=gfx942", "-fsyntax-only", "-ferror-limit=0", "-x", "hip", "calls.hip"],
-            folder,
-        )
+    done = syntax_check(compiler, output)
     arities = [len(signatures[name]) for name in names]
     calls, absent = assess(names, arities, source, output, codes, done.stderr + done.stdout)
     if absent:
@@ -672,8 +699,7 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 for failure in result["silent"]:
                     silent += 1
-                    casts = failure["suggested_casts"]
-                    hint = f"  suggested arg_casts: {casts}" if casts else ""
+                    hint = cast_hint(failure)
                     where = f"{report['hip_version']} {report['mode']} " if args.table else ""
                     print(
                         f"  {where}{failure['function']}: {failure['error']}{hint}",

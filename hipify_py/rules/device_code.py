@@ -198,7 +198,21 @@ def declared_name(declarator: tree_sitter.Node) -> tuple[tree_sitter.Node | None
     return None, indirect, array
 
 
-def _type_text(ctx: Context, declaration: tree_sitter.Node) -> str:
+def call_naming(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The call expression whose function is ``node`` (``f`` of ``f(x)``), else None."""
+    call = node.parent
+    if (
+        call is None
+        or call.type != "call_expression"
+        or call.child_by_field_name("function") != node
+    ):
+        return None
+    return call
+
+
+def declared_type(ctx: Context, declaration: tree_sitter.Node) -> str:
+    """The type a declaration gives its declarators, with its qualifiers and
+    storage class, white space folded."""
     parts = [
         ctx.node_text(c)
         for c in declaration.children
@@ -236,7 +250,7 @@ def declarations_in(
         return Declared(
             kind,
             name,
-            _type_text(ctx, declaration),
+            declared_type(ctx, declaration),
             _initializer(ctx, value_node),
             ident.start_byte,
             declaration,
@@ -433,7 +447,7 @@ def _scoped(ctx: Context, name: str, offset: int) -> Declared | None:
                 declarator = node.child_by_field_name("declarator")
                 ident = declared_name(declarator)[0] if declarator is not None else None
                 if ident is not None and ctx.node_text(ident) == name:
-                    return Declared("local", name, _type_text(ctx, node), None, ident.start_byte)
+                    return Declared("local", name, declared_type(ctx, node), None, ident.start_byte)
         elif node.type in _FUNCTION_LIKE:
             found = _parameter(ctx, node, name)
             if found is not None:

@@ -32,6 +32,7 @@ from hipify_py.rules.call_args import (
     fix_arguments,
     rewrite_roc_arguments,
 )
+from hipify_py.rules.device_code import call_naming
 from hipify_py.rules.legacy_blas import legacy_call, result_variable, v2_form
 from hipify_py.rules.platform_split import (
     alone_on_line,
@@ -384,11 +385,7 @@ def _used_as(row: Row, node: tree_sitter.Node, ctx: Context) -> bool:
         while parent is not None and parent.type == "qualified_identifier":
             # cg::this_cluster(): the scope was checked by _foreign_scope
             callee, parent = parent, parent.parent
-        return (
-            parent is not None
-            and parent.type == "call_expression"
-            and (parent.child_by_field_name("function") == callee)
-        )
+        return call_naming(callee) is not None
     if row.kind == "type":
         return node.type == "type_identifier"
     return True
@@ -1217,12 +1214,8 @@ def _split_for_nvidia(ctx: Context, node: tree_sitter.Node, target: str) -> bool
         )
         split_for_nvidia(ctx, using, amd, "rename")
         return True
-    call = node.parent
-    if (
-        call is None
-        or call.type != "call_expression"
-        or call.child_by_field_name("function") != node
-    ):
+    call = call_naming(node)
+    if call is None:
         return False
     arguments = call.child_by_field_name("arguments")
     if arguments is None or arguments.named_child_count:

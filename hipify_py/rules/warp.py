@@ -39,7 +39,14 @@ import tree_sitter
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
-from hipify_py.rules.device_code import Declared, declared_name, function_name, visible
+from hipify_py.rules.device_code import (
+    Declared,
+    call_naming,
+    declared_name,
+    declared_type,
+    function_name,
+    visible,
+)
 from hipify_py.rules.identifiers import OWNED_BY_RULES, directive_in, scanner_of
 from hipify_py.rules.rule import Example, Rule, alongside
 from hipify_py.tables.cxx_words import narrow_integers, wide_integers
@@ -302,12 +309,8 @@ def _fold(text: str) -> str:
 
 
 def _code_call(ctx: Context, name: str, node: tree_sitter.Node) -> _Call | None:
-    call = node.parent
-    if (
-        call is None
-        or call.type != "call_expression"
-        or call.child_by_field_name("function") != node
-    ):
+    call = call_naming(node)
+    if call is None:
         return None
     arguments = call.child_by_field_name("arguments")
     if arguments is None:
@@ -630,11 +633,10 @@ def _check_callers(
         where, node = scanner.classify(start, start + len(name))
         if where != "code" or node is None:
             continue
-        callee = node.parent if node.parent is not None else node
-        if callee.type == "template_function":
-            node = callee
-            callee = node.parent if node.parent is not None else node
-        if callee.type != "call_expression" or callee.child_by_field_name("function") != node:
+        if node.parent is not None and node.parent.type == "template_function":
+            node = node.parent
+        callee = call_naming(node)
+        if callee is None:
             continue
         arguments = callee.child_by_field_name("arguments")
         args = [a for a in arguments.named_children if a.type != "comment"] if arguments else []
@@ -895,7 +897,7 @@ def _check_width(ctx: Context, call: _Call) -> None:
         if declaration is None or declaration.type not in ("declaration", "field_declaration"):
             return
         ident, indirect, _ = declared_name(parent)
-        type_text = _resolved(ctx, _type_of(ctx, declaration))
+        type_text = _resolved(ctx, declared_type(ctx, declaration))
         if indirect or ident is None:
             return
         if type_text in narrow_integers():
@@ -924,24 +926,12 @@ def _check_width(ctx: Context, call: _Call) -> None:
         declarator = function.child_by_field_name("declarator")
         if declarator is None or declarator.type != "function_declarator":
             return  # returns a pointer or reference
-        type_text = _resolved(ctx, _type_of(ctx, function))
+        type_text = _resolved(ctx, declared_type(ctx, function))
         if type_text in narrow_integers():
             _report_width(ctx, call, f"returned as {type_text} from {function_name(ctx, function)}")
         return
     if parent.type == "argument_list":
         _bit_function(ctx, call, parent)
-
-
-def _type_of(ctx: Context, declaration: tree_sitter.Node) -> str:
-    parts = [
-        ctx.node_text(c)
-        for c in declaration.children
-        if c.type in ("type_qualifier", "storage_class_specifier")
-    ]
-    type_node = declaration.child_by_field_name("type")
-    if type_node is not None:
-        parts.append(ctx.node_text(type_node))
-    return " ".join(parts)
 
 
 def _assigned(ctx: Context, call: _Call, assignment: tree_sitter.Node) -> None:
@@ -998,7 +988,7 @@ def _field_types(ctx: Context, field: str) -> set[str]:
         if declarator is not node and declarator.type != "init_declarator":
             types.add("pointer or array")
             continue
-        types.add(_resolved(ctx, _type_of(ctx, declaration)))
+        types.add(_resolved(ctx, declared_type(ctx, declaration)))
     return types
 
 

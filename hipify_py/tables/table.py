@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -506,6 +506,11 @@ def _line(mapping: Mapping[str, Any]) -> int:
     return int(mapping.get("__line__", 0))
 
 
+def _items(mapping: Mapping[Any, Any]) -> Iterator[tuple[Any, Any]]:
+    """A loaded mapping's entries, without the loader's ``__line__``."""
+    return ((key, value) for key, value in mapping.items() if key != "__line__")
+
+
 def _text(value: Any, where: str, key: str) -> str:
     if value is None:
         return ""
@@ -660,15 +665,29 @@ def _parse_row(
     return row, override
 
 
+def _entries(
+    doc: dict[str, Any], path: Path, key: str, kind: str, what: str
+) -> Iterator[tuple[Any, Any, str]]:
+    """The entries of a file's top-level mapping ``key`` ("headers", "providers",
+    ...) as (name, data, file:line), each checked against the schema's ``kind``
+    and named ``what`` and its name in an error."""
+    entries = doc.get(key)
+    if not isinstance(entries, dict):
+        raise TableError(f"{path}:{_line(doc)}: {key!r} must be a mapping")
+    for name, data in _items(entries):
+        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(entries)}"
+        _validate(kind, data, where, f"{what} {name!r}")
+        yield name, data, where
+
+
+def _first_only(out: Mapping[str, Any], name: Any, where: str, what: str) -> None:
+    """A provider, release or legacy function is defined once across all files."""
+    if name in out:
+        raise TableError(f"{where}: duplicate {what} {name!r} (first at {out[name].origin})")
+
+
 def _parse_headers(doc: dict[str, Any], path: Path, out: dict[str, tuple[HeaderRow, bool]]) -> None:
-    headers = doc.get("headers")
-    if not isinstance(headers, dict):
-        raise TableError(f"{path}:{_line(doc)}: 'headers' must be a mapping")
-    for name, data in headers.items():
-        if name == "__line__":
-            continue
-        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(headers)}"
-        _validate("header", data, where, f"header {name!r}")
+    for name, data, where in _entries(doc, path, "headers", "header", "header"):
         hip = _text(data.get("hip"), where, "hip") or None
         status = _text(data.get("status"), where, "status") or (
             "supported" if hip else "unsupported"
@@ -695,14 +714,7 @@ def _parse_headers(doc: dict[str, Any], path: Path, out: dict[str, tuple[HeaderR
 
 
 def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) -> None:
-    providers = doc.get("providers")
-    if not isinstance(providers, dict):
-        raise TableError(f"{path}:{_line(doc)}: 'providers' must be a mapping")
-    for library, data in providers.items():
-        if library == "__line__":
-            continue
-        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(providers)}"
-        _validate("provider", data, where, f"provider {library!r}")
+    for library, data, where in _entries(doc, path, "providers", "provider", "provider"):
         header = _text(data.get("header"), where, "header")
         prefixes = data.get("prefixes") or {}
         pairs = [
@@ -710,9 +722,7 @@ def _parse_providers(doc: dict[str, Any], path: Path, out: dict[str, Provider]) 
             for prefix, target in prefixes.items()
             if prefix != "__line__"
         ]
-        if library in out:
-            first = out[library].origin
-            raise TableError(f"{where}: duplicate provider {library!r} (first at {first})")
+        _first_only(out, library, where, "provider")
         out[str(library)] = Provider(
             library=str(library),
             header=header,
@@ -737,9 +747,7 @@ def _word_lists(
     if not isinstance(value, dict):
         raise TableError(problem)
     found = []
-    for name, words in value.items():
-        if name == "__line__":
-            continue
+    for name, words in _items(value):
         if not (
             isinstance(name, str)
             and re.fullmatch(key, name)
@@ -753,23 +761,14 @@ def _word_lists(
 
 
 def _parse_releases(doc: dict[str, Any], path: Path, out: dict[str, Release]) -> None:
-    releases = doc.get("releases")
-    if not isinstance(releases, dict):
-        raise TableError(f"{path}:{_line(doc)}: 'releases' must be a mapping")
-    for library, data in releases.items():
-        if library == "__line__":
-            continue
-        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(releases)}"
-        _validate("release", data, where, f"release {library!r}")
+    for library, data, where in _entries(doc, path, "releases", "release", "release"):
         macros = data["version"]
         pairs = [
             (str(own), _text(release, where, f"rocm.{own}"))
             for own, release in data["rocm"].items()
             if own != "__line__"
         ]
-        if library in out:
-            first = out[library].origin
-            raise TableError(f"{where}: duplicate release {library!r} (first at {first})")
+        _first_only(out, library, where, "release")
         out[str(library)] = Release(str(library), tuple(macros), tuple(pairs), where)
 
 
@@ -777,14 +776,7 @@ _PARAM = re.compile(r"\s*(.*?[\w*&\s])\s*\b([A-Za-z_]\w*)\s*\Z")
 
 
 def _parse_legacy(doc: dict[str, Any], path: Path, out: dict[str, LegacyCall]) -> None:
-    legacy = doc.get("legacy")
-    if not isinstance(legacy, dict):
-        raise TableError(f"{path}:{_line(doc)}: 'legacy' must be a mapping")
-    for name, data in legacy.items():
-        if name == "__line__":
-            continue
-        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(legacy)}"
-        _validate("legacy_function", data, where, f"legacy function {name!r}")
+    for name, data, where in _entries(doc, path, "legacy", "legacy_function", "legacy function"):
         text = _text(data.get("params"), where, "params")
         params: list[tuple[str, str]] = []
         for part in text.split(",") if text.strip() else []:
@@ -793,24 +785,14 @@ def _parse_legacy(doc: dict[str, Any], path: Path, out: dict[str, LegacyCall]) -
                 raise TableError(f"{where}: legacy function {name!r}: bad parameter {part!r}")
             params.append((" ".join(found.group(1).split()), found.group(2)))
         v2 = _text(data.get("v2"), where, "v2")
-        if name in out:
-            raise TableError(
-                f"{where}: duplicate legacy function {name!r} (first at {out[name].origin})"
-            )
+        _first_only(out, name, where, "legacy function")
         out[str(name)] = LegacyCall(
             str(name), tuple(params), _text(data.get("returns"), where, "returns"), v2, where
         )
 
 
 def _parse_letters(doc: dict[str, Any], path: Path, out: dict[str, dict[str, str]]) -> None:
-    letters = doc.get("legacy_letters")
-    if not isinstance(letters, dict):
-        raise TableError(f"{path}:{_line(doc)}: 'legacy_letters' must be a mapping")
-    for kind, data in letters.items():
-        if kind == "__line__":
-            continue
-        where = f"{path}:{_line(data) if isinstance(data, dict) else _line(letters)}"
-        _validate("letters", data, where, f"legacy_letters {kind!r}")
+    for kind, data, where in _entries(doc, path, "legacy_letters", "letters", "legacy_letters"):
         items = {k: v for k, v in data.items() if k != "__line__"}
         if kind in out:
             raise TableError(f"{where}: duplicate legacy_letters {kind!r}")
@@ -867,6 +849,15 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
     legacy_letters: dict[str, dict[str, str]] = {}
     roc_casts: dict[str, RocCasts] = {}
     libraries: dict[str, LibraryInfo] = {}
+    # the top-level keys other than "sections", each read into its mapping
+    parts: tuple[tuple[str, Callable[[dict[str, Any], Path, Any], None], dict[str, Any]], ...] = (
+        ("headers", _parse_headers, headers),
+        ("providers", _parse_providers, providers),
+        ("releases", _parse_releases, releases),
+        ("legacy", _parse_legacy, legacy),
+        ("legacy_letters", _parse_letters, legacy_letters),
+        ("roc_casts", _parse_roc_casts, roc_casts),
+    )
     for path in files:
         doc = _read_yaml(path, loader)
         if not isinstance(doc, dict):
@@ -874,21 +865,11 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
         # the top level only: rows and headers are checked one by one, at their lines
         top = {key: {} if isinstance(value, dict) else value for key, value in doc.items()}
         _validate("file", top, f"{path}:1", "mapping file")
-        if "headers" in doc:
-            _parse_headers(doc, path, headers)
-        if "providers" in doc:
-            _parse_providers(doc, path, providers)
-        if "releases" in doc:
-            _parse_releases(doc, path, releases)
-        if "legacy" in doc:
-            _parse_legacy(doc, path, legacy)
-        if "legacy_letters" in doc:
-            _parse_letters(doc, path, legacy_letters)
-        if "roc_casts" in doc:
-            _parse_roc_casts(doc, path, roc_casts)
+        for key, parse, out in parts:
+            if key in doc:
+                parse(doc, path, out)
         if "sections" not in doc:
-            kinds = {"headers", "providers", "releases", "legacy", "legacy_letters", "roc_casts"}
-            if not kinds & set(doc):
+            if not any(key in doc for key, _, _ in parts):
                 raise TableError(
                     f"{path}:1: file has none of 'sections', 'headers', 'providers', "
                     "'releases', 'legacy', 'roc_casts'"
@@ -907,16 +888,12 @@ def load_directory(directory: Path, digest: str | None = None) -> MappingTable:
             raise TableError(
                 f"{path}:{_line(doc)}: 'sections' must be a mapping of section -> rows"
             )
-        for section, section_rows in sections.items():
-            if section == "__line__":
-                continue
+        for section, section_rows in _items(sections):
             if not isinstance(section_rows, dict):
                 raise TableError(
                     f"{path}:{_line(sections)}: section {section!r} must map names to rows"
                 )
-            for name, data in section_rows.items():
-                if name == "__line__":
-                    continue
+            for name, data in _items(section_rows):
                 row, override = _parse_row(
                     name, data, library, str(section), path, _line(section_rows)
                 )
@@ -951,9 +928,7 @@ def _parse_roc_casts(doc: dict[str, Any], path: Path, out: dict[str, RocCasts]) 
     casts = doc["roc_casts"]
     if not isinstance(casts, dict):
         raise TableError(f"{path}:1: 'roc_casts' must map CUDA function -> {{args, casts}}")
-    for name, data in casts.items():
-        if name == "__line__":
-            continue
+    for name, data in _items(casts):
         where = f"{path}:{_line(data) if isinstance(data, dict) else _line(casts)}"
         if name in out:
             raise TableError(f"{where}: roc_casts: duplicate {name!r}")

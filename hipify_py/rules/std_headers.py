@@ -12,6 +12,7 @@ from typing import NamedTuple
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
+from hipify_py.rules.device_code import call_naming
 from hipify_py.rules.identifiers import scanner_of
 from hipify_py.tables.versions import Version, format_version, parse_version
 
@@ -104,9 +105,4 @@ def _called(ctx: Context, start: int, size: int) -> bool:
     callee = node
     if node.parent is not None and node.parent.type == "qualified_identifier":
         callee = node.parent
-    call = callee.parent
-    return (
-        call is not None
-        and call.type == "call_expression"
-        and call.child_by_field_name("function") == callee
-    )
+    return call_naming(callee) is not None

@@ -11,6 +11,7 @@ from pathlib import Path
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
+from hipify_py.rules.device_code import call_naming
 from hipify_py.rules.identifiers import scanner_of
 from hipify_py.rules.rule import Example, Rule, alongside
 
@@ -84,10 +85,10 @@ def run(ctx: Context) -> None:
 def _discarded_call(ctx: Context, start: int, size: int) -> bool:
     """Is the name at ``start`` the callee of a call that is a whole statement?"""
     node = ctx.root.descendant_for_byte_range(start, start + size)
-    if node is None or node.type != "identifier" or node.parent is None:
+    if node is None or node.type != "identifier":
         return False
-    call = node.parent
-    if call.type != "call_expression" or call.child_by_field_name("function") != node:
+    call = call_naming(node)
+    if call is None:
         return False
     statement = call.parent
     return statement is not None and statement.type == "expression_statement"

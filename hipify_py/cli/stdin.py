@@ -125,23 +125,23 @@ def translate_stdin(
     .cu file in the current folder)."""
     from hipify_py.engine.compat import includes_header
     from hipify_py.engine.translate import translate_bytes
-    from hipify_py.project.names import _scan_data, defined_names, scan_project
+    from hipify_py.project.names import defined_names, scan_data, scan_project
     from hipify_py.project.result_cache import ResultCache
-    from hipify_py.project.runner import _too_large
+    from hipify_py.project.runner import too_large
 
     display = str(name) if name is not None else STDIN_NAME
     if excluded:  # as black --force-exclude: the buffer comes back as it was
         return FileReport(display, Status.UNCHANGED, output=data if mode is Mode.STDOUT else None)
     if max_bytes and len(data) > max_bytes:
         stdin = Target(Path(display), Path(display), None, display)
-        report = _too_large(stdin, len(data), max_bytes)
+        report = too_large(stdin, len(data), max_bytes)
         report.output = data if mode is Mode.STDOUT else None
         return report
     # the project's own CUDA-like helpers (CUDA_CHECK...) are not unknown API:
     # those of the buffer and, when it is named, of the local headers it includes
     cache = ResultCache(table) if use_cache else None
     if name is not None:
-        known = scan_project([name], table.names, [_scan_data(name, data, table.names)], cache)
+        known = scan_project([name], table.names, [scan_data(name, data, table.names)], cache)
     else:
         known = frozenset(defined_names(data, table.names))
     options = options.with_changes(known_names=options.known_names | known)

@@ -64,18 +64,18 @@ def scan_file(
     except OSError:
         return set(), []
     if cache is None:
-        return _scan_data(path, data, known)
+        return scan_data(path, data, known)
     key = cache.key("names", digest(data))
     found = cache.get(key, tuple)
     if found is not None and len(found) == 2:
         names, relative = found
         return set(names), [path.parent / r for r in relative]
-    names, headers = _scan_data(path, data, known)
+    names, headers = scan_data(path, data, known)
     cache.put(key, (sorted(names), [str(h.relative_to(path.parent)) for h in headers]))
     return names, headers
 
 
-def _scan_data(path: Path, data: bytes, known: Container[str]) -> tuple[set[str], list[Path]]:
+def scan_data(path: Path, data: bytes, known: Container[str]) -> tuple[set[str], list[Path]]:
     headers = []
     for match in _LOCAL_INCLUDE.finditer(data):
         header = path.parent / match.group(1).decode("utf-8", errors="surrogateescape")

@@ -153,7 +153,7 @@ def _process(
         with open(target.real, "rb") as handle:
             before = os.fstat(handle.fileno())
             if job.max_bytes and before.st_size > job.max_bytes:
-                report = _too_large(target, before.st_size, job.max_bytes)
+                report = too_large(target, before.st_size, job.max_bytes)
                 if job.mode in (Mode.STDOUT, Mode.OUTPUT_DIR):  # copied, not translated
                     _pass_through(target, job, handle.read(), report)
                 return report
@@ -262,7 +262,7 @@ def _pass_through(target: Target, job: Job, data: bytes, report: FileReport) -> 
         _write_output(target, target.output, data, report)
 
 
-def _too_large(target: Target, size: int, limit: int) -> FileReport:
+def too_large(target: Target, size: int, limit: int) -> FileReport:
     from hipify_py.engine import diagnostics as D
 
     why = (

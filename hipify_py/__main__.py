@@ -1,3 +1,3 @@
-from hipify_py.cli.main import main
+from hipify_py.cli import main
 
 main()

@@ -183,3 +183,17 @@ def test_the_architecture_page_names_every_module() -> None:
     documented = documented_modules()
     assert sorted(actual - documented) == [], "modules docs/architecture.md does not name"
     assert sorted(documented - actual) == [], "docs/architecture.md names modules that are gone"
+
+
+def test_the_console_script_entry_point_is_the_command() -> None:
+    """pyproject's ``hipify-py = "hipify_py.cli:main"`` names main(), and
+    ``hipify_py.cli.cli`` is the click group, as before the cli package."""
+    import click
+
+    import hipify_py.cli
+    from hipify_py.cli import app
+
+    assert hipify_py.cli.main is app.main and callable(hipify_py.cli.main)
+    assert isinstance(hipify_py.cli.cli, click.Group)
+    text = (PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'hipify-py = "hipify_py.cli:main"' in text

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from hipify_py.cli.main import cli
+from hipify_py.cli.app import cli
 from hipify_py.project import runner
 from hipify_py.rules import cxx17
 

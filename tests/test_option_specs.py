@@ -16,8 +16,8 @@ import click
 import pytest
 from conftest import REPO, run_cli
 
+from hipify_py.cli.app import translate_command
 from hipify_py.cli.check import check_command
-from hipify_py.cli.main import translate_command
 from hipify_py.cli.report import report_command
 from hipify_py.cli.run_setup import options_from
 from hipify_py.engine.options import Options

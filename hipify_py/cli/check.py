@@ -1,6 +1,6 @@
 """``hipify-py check``: the CI migration check and the pre-commit hook's command.
 
-Loaded only when the subcommand is used (cli/main.py's LAZY_COMMANDS); the logic
+Loaded only when the subcommand is used (cli/app.py's LAZY_COMMANDS); the logic
 is in report/check.py.
 """
 

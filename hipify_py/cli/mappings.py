@@ -1,6 +1,6 @@
 """``hipify-py mappings ...``: verify, query, stats and docs for the mapping tables.
 
-Only click is imported at module level: cli/main.py registers this group on every
+Only click is imported at module level: cli/app.py registers this group on every
 start-up, and ``hipify-py file.cu`` must not pay for tree-sitter header scans or
 the markdown generator.  The logic lives in tables/verify.py, tables/docs.py and tables/table.py.
 """

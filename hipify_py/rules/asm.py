@@ -231,9 +231,8 @@ RULE = Rule(
             ),
             frozenset({"HPY501"}),
         ),
-        Example(
-            ('#include <hip/hip_runtime.h>\n__device__ void f() { asm volatile("s_nop 0"); }\n'),
-            ('#include <hip/hip_runtime.h>\n__device__ void f() { asm volatile("s_nop 0"); }\n'),
+        Example.unchanged(
+            '#include <hip/hip_runtime.h>\n__device__ void f() { asm volatile("s_nop 0"); }\n'
         ),
     ),
 )

@@ -135,21 +135,12 @@ RULE = Rule(
             frozenset(),
             Options(roc=True),
         ),
-        Example(
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "#if defined(HIP_INCLUDE_HIP_DRIVER_TYPES_H) || "
-                "defined(__DRIVER_TYPES_H__)\n"
-                "int x;\n"
-                "#endif\n"
-            ),
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "#if defined(HIP_INCLUDE_HIP_DRIVER_TYPES_H) || "
-                "defined(__DRIVER_TYPES_H__)\n"
-                "int x;\n"
-                "#endif\n"
-            ),
+        Example.unchanged(
+            "#include <hip/hip_runtime.h>\n"
+            "#if defined(HIP_INCLUDE_HIP_DRIVER_TYPES_H) || "
+            "defined(__DRIVER_TYPES_H__)\n"
+            "int x;\n"
+            "#endif\n"
         ),
     ),
 )

@@ -147,19 +147,8 @@ RULE = Rule(
             ),
             frozenset({"HPY113"}),
         ),
-        Example(
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "#ifdef __HIP_PLATFORM_AMD__\n"
-                "#define ON_AMD 1\n"
-                "#endif\n"
-            ),
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "#ifdef __HIP_PLATFORM_AMD__\n"
-                "#define ON_AMD 1\n"
-                "#endif\n"
-            ),
+        Example.unchanged(
+            "#include <hip/hip_runtime.h>\n#ifdef __HIP_PLATFORM_AMD__\n#define ON_AMD 1\n#endif\n"
         ),
     ),
 )

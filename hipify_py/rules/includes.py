@@ -625,9 +625,6 @@ RULE = Rule(
             ("#include <hip/hip_runtime.h>\n__global__ void k() {}\n"),
             frozenset({"HPY202"}),
         ),
-        Example(
-            ('#include <vector>\n#include "cuda_helpers.h"\n'),
-            ('#include <vector>\n#include "cuda_helpers.h"\n'),
-        ),
+        Example.unchanged('#include <vector>\n#include "cuda_helpers.h"\n'),
     ),
 )

@@ -291,17 +291,10 @@ RULE = Rule(
             ),
             frozenset({"HPY302"}),
         ),
-        Example(
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "__global__ void k(int n);\n"
-                "void f() { k<<<1, 2>>>(3); }\n"
-            ),
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "__global__ void k(int n);\n"
-                "void f() { k<<<1, 2>>>(3); }\n"
-            ),
+        Example.unchanged(
+            "#include <hip/hip_runtime.h>\n"
+            "__global__ void k(int n);\n"
+            "void f() { k<<<1, 2>>>(3); }\n"
         ),
     ),
 )

@@ -186,17 +186,10 @@ RULE = Rule(
             ),
             frozenset({"HPY802"}),
         ),
-        Example(
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "const char* name(hipError_t e);\n"
-                "const char* name(int e);\n"
-            ),
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "const char* name(hipError_t e);\n"
-                "const char* name(int e);\n"
-            ),
+        Example.unchanged(
+            "#include <hip/hip_runtime.h>\n"
+            "const char* name(hipError_t e);\n"
+            "const char* name(int e);\n"
         ),
     ),
 )

@@ -30,6 +30,16 @@ class Example:
     expected_codes: frozenset[str] = frozenset()
     options: Options = field(default_factory=Options)
 
+    @classmethod
+    def unchanged(
+        cls,
+        input: str,
+        expected_codes: frozenset[str] = frozenset(),
+        options: Options | None = None,
+    ) -> Example:
+        """An input the rule leaves as it is (reporting ``expected_codes``, if any)."""
+        return cls(input, input, expected_codes, options or Options())
+
     @property
     def no_op(self) -> bool:
         return self.input == self.expected_output and not self.expected_codes

@@ -110,9 +110,8 @@ RULE = Rule(
             ("#include <hip/hip_runtime.h>\nvoid f(void* p) { hipFree(p); }\n"),
             frozenset({"HPY110"}),
         ),
-        Example(
-            ("#include <hip/hip_runtime.h>\nhipError_t f(void* p) { return hipFree(p); }\n"),
-            ("#include <hip/hip_runtime.h>\nhipError_t f(void* p) { return hipFree(p); }\n"),
+        Example.unchanged(
+            "#include <hip/hip_runtime.h>\nhipError_t f(void* p) { return hipFree(p); }\n"
         ),
     ),
 )

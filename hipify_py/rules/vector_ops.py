@@ -139,21 +139,12 @@ RULE = Rule(
             ),
             frozenset({"HPY803"}),
         ),
-        Example(
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "#if !defined(__HIP_PLATFORM_AMD__)\n"
-                "inline __host__ __device__ void operator+=(float2& a, float2 b) "
-                "{ a.x += b.x; a.y += b.y; }\n"
-                "#endif\n"
-            ),
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "#if !defined(__HIP_PLATFORM_AMD__)\n"
-                "inline __host__ __device__ void operator+=(float2& a, float2 b) "
-                "{ a.x += b.x; a.y += b.y; }\n"
-                "#endif\n"
-            ),
+        Example.unchanged(
+            "#include <hip/hip_runtime.h>\n"
+            "#if !defined(__HIP_PLATFORM_AMD__)\n"
+            "inline __host__ __device__ void operator+=(float2& a, float2 b) "
+            "{ a.x += b.x; a.y += b.y; }\n"
+            "#endif\n"
         ),
     ),
 )

@@ -1109,17 +1109,10 @@ RULE = Rule(
             ),
             frozenset({"HPY401"}),
         ),
-        Example(
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "__global__ void k(int* o, int v) { o[0] = "
-                "__shfl_sync(0xffffffffffffffffULL, v, 0); }\n"
-            ),
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "__global__ void k(int* o, int v) { o[0] = "
-                "__shfl_sync(0xffffffffffffffffULL, v, 0); }\n"
-            ),
+        Example.unchanged(
+            "#include <hip/hip_runtime.h>\n"
+            "__global__ void k(int* o, int v) { o[0] = "
+            "__shfl_sync(0xffffffffffffffffULL, v, 0); }\n"
         ),
     ),
 )

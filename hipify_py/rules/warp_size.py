@@ -1000,17 +1000,10 @@ RULE = Rule(
             ),
             frozenset({"HPY420"}),
         ),
-        Example(
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "__global__ void k(int* o) { int lane = threadIdx.x % warpSize; "
-                "o[lane] = 0; }\n"
-            ),
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "__global__ void k(int* o) { int lane = threadIdx.x % warpSize; "
-                "o[lane] = 0; }\n"
-            ),
+        Example.unchanged(
+            "#include <hip/hip_runtime.h>\n"
+            "__global__ void k(int* o) { int lane = threadIdx.x % warpSize; "
+            "o[lane] = 0; }\n"
         ),
     ),
 )

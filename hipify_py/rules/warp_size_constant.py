@@ -139,42 +139,22 @@ RULE = Rule(
     needs=("options",),
     may_apply=alongside,
     examples=(
-        Example(
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "__global__ void k(int* o) { constexpr int w = warpSize; o[0] = "
-                "w; }\n"
-            ),
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "__global__ void k(int* o) { constexpr int w = warpSize; o[0] = "
-                "w; }\n"
-            ),
+        Example.unchanged(
+            "#include <hip/hip_runtime.h>\n"
+            "__global__ void k(int* o) { constexpr int w = warpSize; o[0] = "
+            "w; }\n",
             frozenset({"HPY426"}),
         ),
-        Example(
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "__global__ void k(int* o) { constexpr int w = warpSize; o[0] = "
-                "w; }\n"
-            ),
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "__global__ void k(int* o) { constexpr int w = warpSize; o[0] = "
-                "w; }\n"
-            ),
+        Example.unchanged(
+            "#include <hip/hip_runtime.h>\n"
+            "__global__ void k(int* o) { constexpr int w = warpSize; o[0] = "
+            "w; }\n",
             frozenset(),
             Options(hip_version=parse_version("6.4")),
         ),
-        Example(
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "__global__ void k(int* o) { const int w = warpSize; o[0] = w; }\n"
-            ),
-            (
-                "#include <hip/hip_runtime.h>\n"
-                "__global__ void k(int* o) { const int w = warpSize; o[0] = w; }\n"
-            ),
+        Example.unchanged(
+            "#include <hip/hip_runtime.h>\n"
+            "__global__ void k(int* o) { const int w = warpSize; o[0] = w; }\n"
         ),
     ),
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import tree_sitter
 
@@ -16,6 +17,9 @@ from hipify_py.engine.source import LineIndex, SourceInfo
 from hipify_py.engine.stats import Stats
 from hipify_py.tables.table import MappingTable, Row
 from hipify_py.tables.versions import Version, parse_version
+
+if TYPE_CHECKING:  # the rules' token classifier, kept here so every rule shares it
+    from hipify_py.rules.identifiers import Scanner
 
 _new_edit = tuple.__new__
 
@@ -94,7 +98,7 @@ class Context:
     uses_kernel_syntax: bool = False
     _local: dict[str, bool] = field(default_factory=dict)
     _groups: int = 0
-    scanner: object = None  # rules.identifiers.Scanner, made on first use
+    scanner: Scanner | None = None  # made on first use (rules.identifiers.scanner_of)
     facts: FileFacts = field(default_factory=FileFacts)  # typed hand-offs and memos
     # every translated CUDA reference: (offset, CUDA name, what it became, library);
     # identifiers, warp, includes -> device_hazards, unchecked_errors, launch,

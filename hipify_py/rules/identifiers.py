@@ -476,7 +476,6 @@ def scanner_of(ctx: Context) -> Scanner:
     """The file's token classifier, shared by the rules (its caches too)."""
     if ctx.scanner is None:
         ctx.scanner = Scanner(ctx)
-    assert isinstance(ctx.scanner, Scanner)
     return ctx.scanner
 
 

@@ -33,6 +33,8 @@ def _codes(value: str | None) -> frozenset[str]:
 
 def unknown_codes(codes: frozenset[str]) -> list[str]:
     """Codes (or prefixes such as HPY4) that name no diagnostic in the catalogue."""
+    if not codes:
+        return []  # the catalogue imports every rule: a cached run needs none of them
     from hipify_py.rules.catalogue import CATALOGUE
 
     return sorted(c for c in codes if not any(known.startswith(c) for known in CATALOGUE))

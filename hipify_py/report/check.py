@@ -26,7 +26,6 @@ from hipify_py.engine.diagnostics import TRANSLATABLE_REFERENCE, Diagnostic, Sev
 from hipify_py.engine.options import Options
 from hipify_py.engine.source import UTF8_BOM, LineIndex
 from hipify_py.project.runner import FileReport, Status
-from hipify_py.rules.catalogue import CATALOGUE
 from hipify_py.tables.table import MappingTable
 
 REFERENCE_CODE = TRANSLATABLE_REFERENCE.code
@@ -71,6 +70,10 @@ class Finding:
 
     @property
     def rule(self) -> str:
+        # imported here: the catalogue imports every rule, which a check whose
+        # results all come from the cache (a pre-commit run) never needs
+        from hipify_py.rules.catalogue import CATALOGUE
+
         entry = CATALOGUE.get(self.code)
         return entry.name if entry is not None else self.code
 

@@ -14,7 +14,6 @@ from typing import Any
 from hipify_py import __version__
 from hipify_py.engine.diagnostics import Severity
 from hipify_py.report.check import REFERENCE_CODE, CheckResult, Finding
-from hipify_py.rules.catalogue import CATALOGUE
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -207,6 +206,7 @@ def sarif_rules(docs: str | None = None) -> list[dict[str, Any]]:
     """The catalogue as SARIF rules; ``docs``: the URL of docs/diagnostics.md
     for helpUri (left out without one)."""
     from hipify_py.report.diagnostics_doc import explain
+    from hipify_py.rules.catalogue import CATALOGUE  # every rule: only for SARIF
 
     rules = []
     for entry in CATALOGUE.values():

@@ -12,9 +12,9 @@ import pytest
 from hipify_py import translate_bytes
 from hipify_py.engine.context import Context, FileFacts
 from hipify_py.engine.options import Options
-from hipify_py.rules import HELPERS, RULE_ORDER, all_rules, discovered
+from hipify_py.rules import ADMITTING, HELPERS, RULE_ORDER, all_rules, discovered
 from hipify_py.rules.catalogue import CATALOGUE
-from hipify_py.rules.rule import Example, Rule
+from hipify_py.rules.rule import Example, Rule, alongside
 from hipify_py.tables.cache import load_table
 from hipify_py.tables.table import MappingTable
 
@@ -104,6 +104,13 @@ def test_rules_emit_only_the_codes_they_declare(
         rule: codes - declared[rule] for rule, codes in emitted.items() if codes - declared[rule]
     } == {}
     assert len([codes for codes in emitted.values() if codes]) >= 10  # the check saw real reports
+
+
+def test_the_admitting_rules_are_those_that_admit_a_file_alone() -> None:
+    """The pre-filter imports only rules.ADMITTING: exactly the rules whose
+    may_apply is not ``alongside``, in the order of application."""
+    admitting = tuple(rule.id for rule in RULES if rule.may_apply is not alongside)
+    assert admitting == ADMITTING
 
 
 def test_a_rule_that_runs_alongside_does_not_admit_a_file_alone(table: MappingTable) -> None:

@@ -11,7 +11,7 @@ import importlib
 import pkgutil
 from functools import cache
 
-from hipify_py.rules.rule import Filter, Rule, alongside
+from hipify_py.rules.rule import Filter, Rule
 
 RULE_ORDER = (
     "identifiers",
@@ -43,6 +43,12 @@ HELPERS = (
     "std_headers",
 )
 
+# The rules whose ``may_apply`` can admit a file on its own (the others answer
+# ``alongside``), in RULE_ORDER.  The engine's pre-filter imports only these,
+# so a file with no CUDA in it (a pre-commit run over plain C++) never loads
+# the other rules; tests/test_rule_examples.py checks the list against them.
+ADMITTING = ("identifiers", "asm", "arch", "launch", "includes")
+
 
 def discovered() -> set[str]:
     """The modules of this package, as pkgutil finds them."""
@@ -61,18 +67,18 @@ def all_rules() -> tuple[Rule, ...]:
             f"hipify_py.rules: modules not in RULE_ORDER or HELPERS: {sorted(unknown)}; "
             f"listed but absent: {sorted(missing)}"
         )
-    rules = []
-    for name in RULE_ORDER:
-        rule = getattr(importlib.import_module(f"{__name__}.{name}"), "RULE", None)
-        if not isinstance(rule, Rule) or rule.id != name:
-            raise RuntimeError(f"hipify_py.rules.{name} exports no RULE with id {name!r}")
-        rules.append(rule)
-    return tuple(rules)
+    return tuple(_rule(name) for name in RULE_ORDER)
+
+
+def _rule(name: str) -> Rule:
+    rule = getattr(importlib.import_module(f"{__name__}.{name}"), "RULE", None)
+    if not isinstance(rule, Rule) or rule.id != name:
+        raise RuntimeError(f"hipify_py.rules.{name} exports no RULE with id {name!r}")
+    return rule
 
 
 @cache
 def admission_filters() -> tuple[Filter, ...]:
-    """Every rule's ``may_apply``, in order, less the ``alongside`` ones (which
-    never admit a file on their own): the engine parses a file when one of
-    these says yes."""
-    return tuple(rule.may_apply for rule in all_rules() if rule.may_apply is not alongside)
+    """The ``may_apply`` of the ADMITTING rules: the engine parses a file when
+    one of these says yes."""
+    return tuple(_rule(name).may_apply for name in ADMITTING)

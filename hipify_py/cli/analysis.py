@@ -58,22 +58,20 @@ def plan_check(settled: Settled) -> PathRun | str:
     """The check-mode run over the settled paths, references collected (the
     files found, the tables loaded; nothing translated yet)."""
     from hipify_py.api import translate_paths
-    from hipify_py.project.files import DEFAULT_EXTENSIONS, DiscoveryError
+    from hipify_py.cli.run_setup import extensions_of
+    from hipify_py.project.files import DiscoveryError
     from hipify_py.project.runner import Mode
     from hipify_py.tables.cache import load_table
     from hipify_py.tables.table import TableError
 
     flags = settled.flags
-    extensions = DEFAULT_EXTENSIONS
-    if flags["extensions"]:
-        extensions = tuple(e.strip() for e in flags["extensions"].split(",") if e.strip())
     try:
         table = load_table(flags["mappings_dir"])
         return translate_paths(
             settled.paths,
             mode=Mode.CHECK,
             jobs=flags["jobs"],
-            extensions=extensions,
+            extensions=extensions_of(flags),
             excludes=flags["exclude"],
             use_gitignore=not flags["no_gitignore"],
             project_headers=flags["project_headers"],

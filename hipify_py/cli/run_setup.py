@@ -12,13 +12,11 @@ import click
 from hipify_py.engine.hip_target import Target
 from hipify_py.engine.options import Options
 from hipify_py.project.config import Config, ConfigError, merge, project_config
-from hipify_py.project.option_specs import OPTIONS, initial_values
+from hipify_py.project.option_specs import BY_NAME, OPTIONS, initial_values
 from hipify_py.project.runner import Mode
 from hipify_py.tables.versions import Version, parse_version
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-
-
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
@@ -132,13 +130,8 @@ def options_from(flags: dict[str, Any], hip_version: Version | None) -> Options:
     return Options(**fields)
 
 
-_CLANG_FLAGS = {
-    "build_path": "-p/--build-path",
-    "defines": "-D/--define",
-    "std": "--std",
-    "cuda_path": "--cuda-path",
-    "clang_resource_dir": "--clang-resource-dir",
-}
+# the options that only the clang engine reads
+_CLANG_ONLY = ("build_path", "defines", "std", "cuda_path", "clang_resource_dir")
 
 
 def clang_setup(flags: dict[str, Any], explicit: set[str]) -> Any:
@@ -146,7 +139,11 @@ def clang_setup(flags: dict[str, Any], explicit: set[str]) -> Any:
     here and passed to every worker; None for the default engine; a string
     says why the clang engine cannot run (a usage error)."""
     if (flags.get("engine") or "default") != "clang":
-        given = [f for name, f in _CLANG_FLAGS.items() if name in explicit and flags.get(name)]
+        given = [
+            "/".join(BY_NAME[name].flags)
+            for name in _CLANG_ONLY
+            if name in explicit and flags.get(name)
+        ]
         if given:
             return f"{', '.join(given)} only apply with --engine clang"
         return None
@@ -169,6 +166,15 @@ def clang_setup(flags: dict[str, Any], explicit: set[str]) -> Any:
         return prepare(settings, cache_dir())
     except SetupError as exc:
         return f"--engine clang: {exc}"
+
+
+def extensions_of(flags: dict[str, Any]) -> tuple[str, ...]:
+    """The file extensions to read: --extensions (comma-separated), else the default."""
+    from hipify_py.project.files import DEFAULT_EXTENSIONS
+
+    if not flags["extensions"]:
+        return DEFAULT_EXTENSIONS
+    return tuple(e.strip() for e in flags["extensions"].split(",") if e.strip())
 
 
 def verbosity_of(flags: dict[str, Any]) -> int:

@@ -26,13 +26,14 @@ from hipify_py.cli.run_setup import (
     build_options,
     clang_setup,
     configured,
+    extensions_of,
     fail,
     mode_of,
     resolve_target,
     verbosity_of,
 )
 from hipify_py.project.config import configured_paths
-from hipify_py.project.files import DEFAULT_EXTENSIONS, Discovery, DiscoveryError
+from hipify_py.project.files import Discovery, DiscoveryError
 from hipify_py.project.runner import FileReport, Mode
 from hipify_py.tables.cache import load_table
 from hipify_py.tables.table import TableError
@@ -127,9 +128,6 @@ def _run_translate(
         return fail("--backup only applies when translating in place")
     if flags["copy_all"] and mode is not Mode.OUTPUT_DIR:
         return fail("--copy-all needs --output-dir")
-    extensions = DEFAULT_EXTENSIONS
-    if flags["extensions"]:
-        extensions = tuple(e.strip() for e in flags["extensions"].split(",") if e.strip())
     try:
         table = load_table(flags["mappings_dir"])
         planned = translate_paths(
@@ -137,7 +135,7 @@ def _run_translate(
             mode=mode,
             output_dir=flags["output_dir"],
             jobs=flags["jobs"],
-            extensions=extensions,
+            extensions=extensions_of(flags),
             excludes=flags["exclude"],
             use_gitignore=not flags["no_gitignore"],
             backup=flags["backup"],

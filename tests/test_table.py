@@ -353,3 +353,16 @@ def test_cxx_words_read_without_pyyaml_as_pyyaml_reads_them() -> None:
 
     doc = yaml.safe_load(cxx_words.WORDS_FILE.read_text(encoding="utf-8"))
     assert cxx_words._groups() == {group: frozenset(words) for group, words in doc.items()}
+
+
+def test_release_list_read_without_pyyaml_as_pyyaml_reads_it() -> None:
+    import yaml
+
+    from hipify_py.engine.hip_target import verified_releases
+    from hipify_py.tables.flow_lists import flow_lists
+    from hipify_py.tables.versions import parse_version
+
+    path = Path(__file__).resolve().parent.parent / "hipify_py" / "data" / "hip_releases.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert flow_lists(path) == doc
+    assert verified_releases() == tuple(sorted(parse_version(v) for v in doc["verified"]))

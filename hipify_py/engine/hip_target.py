@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from hipify_py.tables.flow_lists import flow_lists
 from hipify_py.tables.versions import Version, format_version, parse_version
 
 _DEFINE = re.compile(rb"#\s*define\s+HIP_VERSION_(MAJOR|MINOR)\s+(\d+)")
@@ -44,11 +45,10 @@ def verified_releases() -> tuple[Version, ...]:
     """The HIP releases the tables are verified against, oldest first.  (Read
     without PyYAML: a run whose table comes from the cache never imports it.)"""
     path = Path(__file__).resolve().parent.parent / "data" / "hip_releases.yaml"
-    text = path.read_text(encoding="utf-8")
-    line = re.search(r"^verified:\s*\[(.*)\]\s*$", text, re.MULTILINE)
-    if line is None:
+    verified = flow_lists(path).get("verified")
+    if not verified:
         raise ValueError(f"{path}: no 'verified: [...]' line")
-    return tuple(sorted(parse_version(v.strip(" \"'")) for v in line.group(1).split(",")))
+    return tuple(sorted(parse_version(v) for v in verified))
 
 
 def default_version() -> Version:

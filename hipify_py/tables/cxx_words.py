@@ -5,30 +5,18 @@ need the HIP runtime header, and the integer types by width."""
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from pathlib import Path
 
+from hipify_py.tables.flow_lists import flow_lists
+
 WORDS_FILE = Path(__file__).resolve().parent.parent / "data" / "cxx_words.yaml"
-_GROUP = re.compile(r"^(\w+):\s*\[([^\]]*)\]", re.MULTILINE)
 
 
 @cache
 def _groups() -> dict[str, frozenset[str]]:
-    """The file's ``name: [word, ...]`` lists.  Read without PyYAML, like
-    engine/hip_target.py's releases: a run whose table comes from the cache
-    never imports it (tests/test_table.py checks this reading against PyYAML's)."""
-    text = "\n".join(
-        line
-        for line in WORDS_FILE.read_text(encoding="utf-8").splitlines()
-        if not line.lstrip().startswith("#")
-    )
-    return {
-        match.group(1): frozenset(
-            word.strip().strip("\"'") for word in match.group(2).split(",") if word.strip()
-        )
-        for match in _GROUP.finditer(text)
-    }
+    """The file's ``name: [word, ...]`` lists."""
+    return {name: frozenset(words) for name, words in flow_lists(WORDS_FILE).items()}
 
 
 def keywords() -> frozenset[str]:

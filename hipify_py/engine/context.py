@@ -164,17 +164,8 @@ class Context:
             return
         line, column = self.lines.position(offset)
         self.diagnostics.append(
-            Diagnostic(
-                code=code.code,
-                severity=code.severity,
-                message=message,
-                line=line,
-                column=column,
-                offset=offset,
-                end_offset=end or offset,
-                hint=hint,
-                name=name,
-                rule=code.name,
+            code.at(
+                message, line, column, offset=offset, end_offset=end or offset, hint=hint, name=name
             )
         )
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 
 class Severity(str, Enum):
@@ -32,6 +33,10 @@ class Code:
     why: str = ""
     example: str = ""
     fix: str = ""
+
+    def at(self, message: str, line: int, column: int, **fields: Any) -> Diagnostic:
+        """A diagnostic of this code (its severity and name) at ``line``:``column``."""
+        return Diagnostic(self.code, self.severity, message, line, column, rule=self.name, **fields)
 
 
 # The codes defined here, by code (the full catalogue: hipify_py.rules.catalogue).
@@ -277,8 +282,8 @@ class Diagnostic:
     hint: str = ""
     name: str = ""  # the CUDA name or header concerned, when there is one
     extra: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
-    # the code's name (Code.name), given where the Code is at hand: the engine
-    # cannot look it up by code, as most codes live in the rule modules above it
+    # the code's name (Code.name; Code.at fills it): the engine cannot look it
+    # up by code, as most codes live in the rule modules above it
     rule: str = field(default="", compare=False)
 
     def to_dict(self) -> dict[str, object]:

@@ -154,14 +154,11 @@ def _self_check(
             continue
         first = members[0]
         ctx.diagnostics.append(
-            Diagnostic(
-                D.PARSE_REGRESSION.code,
-                Severity.ERROR,
+            D.PARSE_REGRESSION.at(
                 f"this {first.rule} edit would add parse errors; the code here was left unchanged",
                 *ctx.lines.position(first.start),
                 offset=first.start,
                 hint="please report this input as a bug; translate these lines by hand",
-                rule=D.PARSE_REGRESSION.name,
             )
         )
     output = apply(data, kept)
@@ -186,16 +183,7 @@ def translate_bytes(
     result = FileResult(data=data, original=data)
     if info.binary_reason is not None:
         result.skipped = info.binary_reason
-        result.diagnostics.append(
-            Diagnostic(
-                D.BINARY_FILE.code,
-                D.BINARY_FILE.severity,
-                f"skipped: {info.binary_reason}",
-                line=1,
-                column=1,
-                rule=D.BINARY_FILE.name,
-            )
-        )
+        result.diagnostics.append(D.BINARY_FILE.at(f"skipped: {info.binary_reason}", 1, 1))
         return result
     try:
         return _translate(data, info, table, options, result, facts)
@@ -209,14 +197,8 @@ def translate_bytes(
 def _failed(result: FileResult, why: str) -> FileResult:
     result.data = result.original
     result.diagnostics.append(
-        Diagnostic(
-            D.PARSE_REGRESSION.code,
-            Severity.ERROR,
-            f"{why}; the file was left unchanged",
-            line=1,
-            column=1,
-            hint="please report this input as a bug",
-            rule=D.PARSE_REGRESSION.name,
+        D.PARSE_REGRESSION.at(
+            f"{why}; the file was left unchanged", 1, 1, hint="please report this input as a bug"
         )
     )
     return result

@@ -90,13 +90,11 @@ def analyze(data: bytes, kind: str, fix: bool) -> tuple[bytes, list[Diagnostic]]
                     rewrites.append((start, end, match.expand(rule.replace)))
                 entry = _CODES[rule.code]
                 diagnostics.append(
-                    Diagnostic(
-                        code=rule.code,
-                        severity=entry.severity,
-                        message=f"{rule.message}; for HIP: {rule.suggest}"
+                    entry.at(
+                        f"{rule.message}; for HIP: {rule.suggest}"
                         + (" (rewritten: --fix-build)" if fixed else ""),
-                        line=number,
-                        column=start + 1,
+                        number,
+                        start + 1,
                         hint=""
                         if fixed
                         else (
@@ -105,7 +103,6 @@ def analyze(data: bytes, kind: str, fix: bool) -> tuple[bytes, list[Diagnostic]]
                             else "change this by hand"
                         ),
                         name=match.group(0),
-                        rule=entry.name,
                     )
                 )
         for start, end, replacement in sorted(rewrites, reverse=True):

@@ -269,10 +269,7 @@ def too_large(target: Target, size: int, limit: int) -> FileReport:
         f"skipped: {size / 1048576:.1f} MB is larger than the {limit / 1048576:.3g} MB limit "
         "(--max-file-size; 0 lifts it)"
     )
-    diagnostic = Diagnostic(
-        D.BINARY_FILE.code, D.BINARY_FILE.severity, why, line=1, column=1, rule=D.BINARY_FILE.name
-    )
-    return FileReport(target.display, Status.SKIPPED, [diagnostic])
+    return FileReport(target.display, Status.SKIPPED, [D.BINARY_FILE.at(why, 1, 1)])
 
 
 _INCLUDE_LINE = re.compile(rb'^([ \t]*#[ \t]*include[ \t]*)("[^"\n]+"|<[^>\n]+>)', re.MULTILINE)

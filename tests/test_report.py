@@ -318,29 +318,33 @@ def test_markdown_is_the_default(project: Path) -> None:
     assert "| references left unconverted | 12 |" in text
 
 
+# the report's top-level JSON keys, in order (docs/report.md describes each)
+JSON_KEYS = (
+    "schema",
+    "tool",
+    "target",
+    "inputs",
+    "totals",
+    "libraries",
+    "files",
+    "blockers",
+    "unknown_names",
+    "hazards",
+    "ptx",
+    "other_diagnostics",
+    "apis",
+    "effort",
+    "problems",
+)
+
+
 def test_json_keys_and_numbers(project: Path, tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     result = run_cli("report", str(project), "--format", "json", "--output", str(out), "-j", "2")
     assert result.returncode == 0, result.stderr
     assert result.stdout == b""
     data = json.loads(out.read_text())
-    assert list(data) == [
-        "schema",
-        "tool",
-        "target",
-        "inputs",
-        "totals",
-        "libraries",
-        "files",
-        "blockers",
-        "unknown_names",
-        "hazards",
-        "ptx",
-        "other_diagnostics",
-        "apis",
-        "effort",
-        "problems",
-    ]
+    assert list(data) == list(JSON_KEYS)
     assert data["schema"] == 1
     totals = data["totals"]
     assert (totals["converted"], totals["unconverted"]) == (16, 12)
@@ -578,23 +582,7 @@ def test_html_loads_in_headless_chromium(project: Path, tmp_path: Path) -> None:
 def test_docs_describe_the_model_and_the_schema() -> None:
     docs = (REPO / "docs" / "report.md").read_text(encoding="utf-8")
     assert effort_model_markdown() in docs, "docs/report.md: paste effort_model_markdown()"
-    for key in (
-        "schema",
-        "tool",
-        "target",
-        "inputs",
-        "totals",
-        "libraries",
-        "files",
-        "blockers",
-        "unknown_names",
-        "hazards",
-        "ptx",
-        "other_diagnostics",
-        "apis",
-        "effort",
-        "problems",
-    ):
+    for key in JSON_KEYS:
         assert f"`{key}`" in docs, key
 
 

@@ -151,9 +151,15 @@ def _normal(file: str) -> str:
     return os.path.normpath(file) if file.startswith("/") else file
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
 def reserved(name: str) -> bool:
+    """``__x``, ``_X``, and what is no name (libclang's "(unnamed struct at ...)")."""
     base = name.removeprefix("std::")
-    return base.startswith("__") or (base[:1] == "_" and base[1:2].isupper()) or not base
+    if not _IDENTIFIER.fullmatch(base):
+        return True
+    return base.startswith("__") or (base[:1] == "_" and base[1:2].isupper())
 
 
 def declarations(path: Path, unit: Unit) -> dict[str, Name]:
@@ -250,13 +256,44 @@ class Surface:
 
 
 def preprocess(compiler: Any, source: str, suffix: str, flags: list[str]) -> Unit:
-    """``compiler`` (hip_smoke.toolchain.Compiler) preprocesses ``source``."""
+    """``compiler`` (hip_smoke.toolchain.Compiler) preprocesses ``source``
+    (``flags``: its own; for nvcc, the host step of its compile is found with
+    ``--dryrun`` and run as it is, with ``-dD``)."""
     with compiler.workspace() as work:
         (work / f"unit{suffix}").write_text(source)
-        done = compiler.run([*flags, "-E", f"unit{suffix}", "-o", "unit.ii"], cwd=work)
+        if compiler.platform == "cuda":
+            script = nvcc_host_step(compiler, work, f"unit{suffix}", flags)
+            done = compiler.shell(script, cwd=work)
+        else:
+            done = compiler.run([*flags, "-E", f"unit{suffix}", "-o", "unit.ii"], cwd=work)
         if done.returncode != 0 or not (work / "unit.ii").is_file():
             raise SystemExit(f"{compiler.description}: -E failed:\n{done.stderr[-3000:]}")
         return read_unit((work / "unit.ii").read_text(errors="replace"))
+
+
+def nvcc_host_step(compiler: Any, work: Path, name: str, flags: list[str]) -> str:
+    """The command line of nvcc's host preprocessing of ``name`` (the g++ -E
+    without ``__CUDA_ARCH__``; a .cpp file: nvcc's host compiler, plainly),
+    writing unit.ii with the #defines kept."""
+    import shlex
+
+    if name.endswith(".cpp"):  # a plain C++ file: nvcc hands it to its host compiler
+        command = list(compiler.command)
+        host = command[command.index("-ccbin") + 1] if "-ccbin" in command else "g++"
+        argv = [host, *flags, "-E", "-x", "c++", name, "-dD", "-o", "unit.ii"]
+        return " ".join(shlex.quote(a) for a in argv)
+    done = compiler.run([*flags, "-c", name, "-o", "unit.o", "--dryrun"], cwd=work)
+    steps = [
+        shlex.split(line[3:])
+        for line in (done.stdout + done.stderr).splitlines()
+        if line.startswith("#$ ") and " -E " in line and "__CUDA_ARCH__=" not in line
+    ]
+    if not steps:
+        raise SystemExit(f"{compiler.description}: no host preprocessing step in --dryrun")
+    argv = steps[0]
+    at = argv.index("-o")
+    argv = argv[:at] + argv[at + 2 :]
+    return " ".join(shlex.quote(a) for a in [*argv, "-dD", "-o", "unit.ii"])
 
 
 def surface(label: str, compiler: Any, source: str, suffix: str, flags: list[str]) -> Surface:
@@ -283,24 +320,16 @@ def hip_surface(compiler: Any) -> Surface:
 
 
 def cuda_surface(compiler: Any, header: str) -> Surface:
-    # nvcc -E of a .cu file is its host compile's preprocessing (g++, with
-    # cuda_runtime.h force-included); -Xcompiler -dD keeps the #defines
-    return surface(
-        f"CUDA <{header}>",
-        compiler,
-        f"#include <{header}>\n",
-        ".cu",
-        ["-std=c++17", "-Xcompiler", "-dD"],
-    )
+    # nvcc's host compile of a .cu file preprocesses it with g++, with
+    # cuda_runtime.h force-included
+    return surface(f"CUDA <{header}>", compiler, f"#include <{header}>\n", ".cu", ["-std=c++17"])
 
 
 def standard_index(compiler: Any) -> Surface:
     """Every public standard header of CUDA's root, compiled as plain C++ by
     its g++: where each standard name lives."""
     source = "".join(f"#include <{h}>\n" for h in (*C_HEADERS, *CXX_HEADERS))
-    return surface(
-        "standard headers", compiler, source, ".cpp", ["-x", "c++", "-std=c++17", "-Xcompiler", "-dD"]
-    )
+    return surface("standard headers", compiler, source, ".cpp", ["-std=c++17"])
 
 
 class Homes:
@@ -392,24 +421,17 @@ class Difference:
 def difference(
     cuda: Surface, hip: Surface, homes: Homes, translated: set[str], release: str
 ) -> Difference:
+    """The names ``cuda`` shows host code and ``hip`` does not, each with its
+    standard header (``homes``) or, failing one, listed as homeless; names
+    with no standard header that the tables translate (CUDA's API) are left out."""
     result = Difference(release, {}, [])
     for key in sorted(set(cuda.names) - set(hip.names)):
-        name = cuda.names[key]
-        if key.removeprefix("std::") in translated and not key.startswith("std::"):
-            continue  # a CUDA API name: the tables translate it
-        home = homes.of(name, cuda)
-        if home is not None:
+        home = homes.of(cuda.names[key], cuda)
+        if home is not None:  # (isfinite, in the tables as a device function, too)
             result.homes[key] = home
-        elif name.file in homes.standard or not _cuda_own(name.file):
-            result.homeless.append(key)
         elif key not in translated:
             result.homeless.append(key)
     return result
-
-
-def _cuda_own(file: str) -> bool:
-    relative = Homes.relative(file)
-    return relative.startswith(("cu", "crt/", "builtin_types", "channel_descriptor", "common_"))
 
 
 def toolchains(required: bool) -> tuple[Any, dict[str, Any], list[str]]:

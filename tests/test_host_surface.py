@@ -103,14 +103,24 @@ def test_the_header_of_each_missing_name_is_added_from_the_data() -> None:
     homes = std_headers.homes_for((7, 2, 4), driver=False)
     assert homes["memcpy"][0] == "string.h"
     assert homes["strlen"][0] == "string.h"
-    assert added(HOST_FILE, "7.2") == ["string.h"]
+    assert homes["isfinite"][0] == "math.h"
+    assert added(HOST_FILE, "7.2") == ["math.h", "string.h"]
     text = translated(HOST_FILE, "7.2")
-    assert text.startswith("#include <hip/hip_runtime.h>\n#include <string.h>\n"), text
+    assert text.startswith(
+        "#include <hip/hip_runtime.h>\n#include <math.h>\n#include <string.h>\n"
+    ), text
 
 
 @pytest.mark.parametrize("release", ["5.7", "6.4"])
-def test_nothing_is_added_where_hip_still_has_the_names(release: str) -> None:
-    assert added(HOST_FILE, release) == []
+def test_before_7_only_the_math_classification_is_missing(release: str) -> None:
+    """HIP's global isfinite, isnan, isinf, signbit, fpclassify, ... are
+    __device__ only (clang's __clang_hip_cmath.h) in every release; CUDA's
+    runtime header brings in libstdc++'s <math.h>, whose `using std::isfinite`
+    host code relies on.  string.h is still there before 7.0."""
+    assert added(HOST_FILE, release) == ["math.h"]
+    homes = std_headers.homes_for((5, 7, 1) if release == "5.7" else (6, 4, 3), driver=False)
+    assert "memcpy" not in homes
+    assert {"isfinite", "isnan", "isinf", "signbit"} <= set(homes)
 
 
 def test_a_release_between_two_measured_ones_gets_both() -> None:
@@ -182,10 +192,15 @@ def test_the_translated_host_file_compiles_with_that_hipcc(release: str) -> None
     assert done.returncode == 0, done.stderr[-2000:]
 
 
-def test_hip_7_2_rejects_the_file_without_the_added_header() -> None:
-    """The header is needed: without it hipcc 7.2.4 does not compile the file."""
-    hipcc = amd_compiler("7.2")
-    text = translated(HOST_FILE, "7.2").replace("#include <string.h>\n", "")
+@pytest.mark.parametrize(
+    ("release", "header", "name"), [("7.2", "string.h", "strlen"), ("5.7", "math.h", "isfinite")]
+)
+def test_hipcc_rejects_the_file_without_the_added_header(
+    release: str, header: str, name: str
+) -> None:
+    """The header is needed: without it that hipcc does not compile the file."""
+    hipcc = amd_compiler(release)
+    text = translated(HOST_FILE, release).replace(f"#include <{header}>\n", "")
     with hipcc.workspace() as work:
         (work / "host.hip").write_text(text)
         done = hipcc.run(
@@ -193,4 +208,4 @@ def test_hip_7_2_rejects_the_file_without_the_added_header() -> None:
             cwd=work,
         )
     assert done.returncode != 0
-    assert "strlen" in done.stderr
+    assert f"'{name}'" in done.stderr, done.stderr[-2000:]

@@ -526,7 +526,7 @@ def render(result: dict[str, dict[str, Difference]], cuda: str) -> str:
         "# only CUDA's own headers declare (no standard header to add).",
         "# The std_headers rule (HPY203) adds the header when the target is such a",
         "# release (between two: both) and the file uses the name without it.",
-        f"cuda: \"{cuda}\"",
+        f'cuda: "{cuda}"',
         "releases: [" + ", ".join(f'"{r}"' for r in releases) + "]",
     ]
     for header, per in result.items():

@@ -15,7 +15,7 @@ import tree_sitter
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
-from hipify_py.rules.device_code import call_naming
+from hipify_py.rules.device_code import call_naming, device_bodies
 from hipify_py.rules.identifiers import scanner_of
 from hipify_py.tables.versions import Version, format_version, parse_version
 
@@ -143,9 +143,10 @@ def run(ctx: Context, resulting: set[str]) -> None:
 
 def _first_use(ctx: Context, names: list[str]) -> tuple[int, str] | None:
     """The first use of one of ``names`` (``std::x`` qualified, ``x`` not or
-    with ``::``): a call, or in a ``#define`` body the name followed by ``(``.
-    (Functions are what a host file relies on; a type or macro from the same
-    header comes with a call of it.)"""
+    with ``::``) by host code: a call outside ``__global__`` and ``__device__``
+    functions (HIP declares its own there), or in a ``#define`` body the name
+    followed by ``(``.  (Functions are what a host file relies on; a type or
+    macro from the same header comes with a call of it.)"""
     scanner = scanner_of(ctx)
     text = ctx.text
     found: list[tuple[int, str]] = []
@@ -155,6 +156,8 @@ def _first_use(ctx: Context, names: list[str]) -> tuple[int, str] | None:
         for start in occurrences(text, word):
             where = scanner.classify(start, start + len(word))[0]
             if where == "code" and _called(ctx, start, len(word), qualified):
+                if _device_only(ctx, start):
+                    continue  # HIP declares its own for device code
                 found.append((start, name))
                 break
             before = text[max(0, start - 40) : start].rstrip()
@@ -171,6 +174,16 @@ def _first_use(ctx: Context, names: list[str]) -> tuple[int, str] | None:
                 found.append((start, name))
                 break
     return min(found) if found else None
+
+
+def _device_only(ctx: Context, offset: int) -> bool:
+    """``offset`` is in the body of a ``__global__`` or ``__device__`` function
+    that is not ``__host__`` too."""
+    for start, end, function in device_bodies(ctx):
+        if start <= offset < end:
+            head = ctx.text[function.start_byte : start]
+            return "__host__" not in head
+    return False
 
 
 def _called(ctx: Context, start: int, size: int, qualified: bool) -> bool:

@@ -28,10 +28,12 @@ the file that declares it in CUDA's view (a libstdc++ internal header names
 its public one, ``@headername{algorithm}``; a glibc ``bits/`` header says
 "include <math.h> instead"; otherwise the nearest public header that included
 it), or, where CUDA's own headers declare it, the standard header of the
-CUDA root that declares it (a plain g++ compile of all of them).  Names the
-mapping tables translate, reserved names (``__x``, ``_X``) and names from
-CUDA's own headers that no standard header declares are not homes' business:
-the latter are listed as ``homeless`` in the data file (and printed).
+CUDA root that declares it (a plain g++ compile of all of them).  It keeps the
+home only if that HIP, given the header too, shows the name.  Reserved names
+(``__x``, ``_X``) are left out.  What is left is listed in the data file (and
+printed): ``homeless``, standard names no header gives HIP's host code, and
+``cuda_own``, names only CUDA's own headers declare that the mapping tables do
+not translate (those they translate are left out: the tables' business).
 """
 
 from __future__ import annotations
@@ -60,16 +62,78 @@ CUDA_PLATFORM = "nvidia"
 # the C headers first (a plain call takes its C header, valid in C and C++),
 # then the C++ ones
 C_HEADERS = (
-    "assert.h ctype.h errno.h fenv.h float.h inttypes.h limits.h locale.h math.h setjmp.h "
-    "signal.h stdarg.h stddef.h stdint.h stdio.h stdlib.h string.h strings.h time.h wchar.h "
-    "wctype.h alloca.h getopt.h unistd.h sys/types.h sys/time.h pthread.h sched.h"
-).split()
+    "assert.h",
+    "ctype.h",
+    "errno.h",
+    "fenv.h",
+    "float.h",
+    "inttypes.h",
+    "limits.h",
+    "locale.h",
+    "math.h",
+    "setjmp.h",
+    "signal.h",
+    "stdarg.h",
+    "stddef.h",
+    "stdint.h",
+    "stdio.h",
+    "stdlib.h",
+    "string.h",
+    "strings.h",
+    "time.h",
+    "wchar.h",
+    "wctype.h",
+    "alloca.h",
+    "getopt.h",
+    "unistd.h",
+    "sys/types.h",
+    "sys/time.h",
+    "pthread.h",
+    "sched.h",
+)
 CXX_HEADERS = (
-    "cassert cctype cerrno cfenv cfloat cinttypes climits clocale cmath csetjmp csignal "
-    "cstdarg cstddef cstdint cstdio cstdlib cstring ctime cwchar cwctype algorithm array "
-    "atomic bitset chrono complex cstdint exception functional initializer_list iosfwd "
-    "iterator limits memory new numeric string tuple type_traits typeinfo utility vector"
-).split()
+    "cassert",
+    "cctype",
+    "cerrno",
+    "cfenv",
+    "cfloat",
+    "cinttypes",
+    "climits",
+    "clocale",
+    "cmath",
+    "csetjmp",
+    "csignal",
+    "cstdarg",
+    "cstddef",
+    "cstdint",
+    "cstdio",
+    "cstdlib",
+    "cstring",
+    "ctime",
+    "cwchar",
+    "cwctype",
+    "algorithm",
+    "array",
+    "atomic",
+    "bitset",
+    "chrono",
+    "complex",
+    "exception",
+    "functional",
+    "initializer_list",
+    "iosfwd",
+    "iterator",
+    "limits",
+    "memory",
+    "new",
+    "numeric",
+    "string",
+    "tuple",
+    "type_traits",
+    "typeinfo",
+    "utility",
+    "vector",
+)
 # the C header of each C++ one (<cstring> -> <string.h>) and back
 C_OF = {f"c{h[:-2]}": h for h in C_HEADERS if f"c{h[:-2]}" in CXX_HEADERS}
 CXX_OF = {c: cxx for cxx, c in C_OF.items()}
@@ -231,11 +295,8 @@ def declarations(path: Path, unit: Unit) -> dict[str, Name]:
                 elif not prefix and cursor.spelling == "std":
                     walk(cursor, "std::")
             elif kind in kinds and cursor.spelling:
-                if kind in (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE):
-                    if not host(cursor):
-                        continue
-                if kind == ci.CursorKind.VAR_DECL and not host(cursor):
-                    continue
+                if kinds[kind] in ("function", "variable") and not host(cursor):
+                    continue  # __device__ only
                 add(prefix, cursor, kinds[kind])
                 if kind == ci.CursorKind.ENUM_DECL and not cursor.is_scoped_enum():
                     for constant in cursor.get_children():
@@ -308,15 +369,23 @@ def surface(label: str, compiler: Any, source: str, suffix: str, flags: list[str
     return Surface(label, names, unit)
 
 
-def hip_surface(compiler: Any) -> Surface:
+def hip_surface(compiler: Any, also: tuple[str, ...] = ()) -> Surface:
+    """What ``#include <hip/hip_runtime.h>`` (and the headers ``also``) shows host code."""
     flags = ["--offload-arch=gfx942", "--cuda-host-only", "-x", "hip", "-dD"]
-    return surface(
-        f"HIP {compiler.hip_version}",
-        compiler,
-        "#include <hip/hip_runtime.h>\n",
-        ".hip",
-        flags,
-    )
+    source = "".join(f"#include <{h}>\n" for h in ("hip/hip_runtime.h", *also))
+    return surface(f"HIP {compiler.hip_version}", compiler, source, ".hip", flags)
+
+
+def confirm(compiler: Any, diff: Difference) -> None:
+    """Move the names that their header does not make visible with this HIP
+    either (the roots' C libraries differ, say) from ``homes`` to ``homeless``."""
+    if not diff.homes:
+        return
+    seen = hip_surface(compiler, tuple(sorted(set(diff.homes.values())))).names
+    for name in [n for n in diff.homes if n not in seen]:
+        del diff.homes[name]
+        diff.homeless.append(name)
+    diff.homeless.sort()
 
 
 def cuda_surface(compiler: Any, header: str) -> Surface:
@@ -415,22 +484,27 @@ class Homes:
 class Difference:
     release: str
     homes: dict[str, str]  # name -> header
-    homeless: list[str]
+    homeless: list[str]  # standard names with no header that gives HIP them
+    cuda_own: list[str] = field(default_factory=list)  # CUDA's own, not in the tables
 
 
 def difference(
     cuda: Surface, hip: Surface, homes: Homes, translated: set[str], release: str
 ) -> Difference:
     """The names ``cuda`` shows host code and ``hip`` does not, each with its
-    standard header (``homes``) or, failing one, listed as homeless; names
-    with no standard header that the tables translate (CUDA's API) are left out."""
+    standard header (``homes``) or, failing one, listed as homeless; those
+    CUDA's own headers declare (its API) are left out where the tables
+    translate them, else listed apart (``cuda_own``)."""
     result = Difference(release, {}, [])
     for key in sorted(set(cuda.names) - set(hip.names)):
-        home = homes.of(cuda.names[key], cuda)
+        name = cuda.names[key]
+        home = homes.of(name, cuda)
         if home is not None:  # (isfinite, in the tables as a device function, too)
             result.homes[key] = home
-        elif key not in translated:
+        elif name.file in homes.standard:
             result.homeless.append(key)
+        elif key not in translated:
+            result.cuda_own.append(key)
     return result
 
 
@@ -497,12 +571,14 @@ def compute(
     for label, found in cudas.items():
         sizes[f"CUDA <{label}>"] = len(found.names)
     result: dict[str, dict[str, Difference]] = {h: {} for h in cudas}
-    for release, compiler in hips.items():
+    for compiler in hips.values():
         hip = hip_surface(compiler)
         version = full_version(compiler)
         sizes[f"HIP {version}"] = len(hip.names)
         for header, found in cudas.items():
-            result[header][version] = difference(found, hip, homes, translated, version)
+            diff = difference(found, hip, homes, translated, version)
+            confirm(compiler, diff)
+            result[header][version] = diff
     return result, sizes, missing, cuda_version(cuda)
 
 
@@ -517,13 +593,14 @@ def render(result: dict[str, dict[str, Difference]], cuda: str) -> str:
     releases = sorted({r for per in result.values() for r in per}, key=_key)
     lines = [
         f"# GENERATED by `{COMMAND}` (tools/host_surface.py): do not edit.",
-        f"# The names `#include <cuda_runtime.h>` (and <cuda.h>) makes visible to host code",
+        "# The names `#include <cuda_runtime.h>` (and <cuda.h>) makes visible to host code",
         f"# with CUDA {cuda} (nvcc's host compile of a .cu file, cuda_runtime.h force-included)",
         "# that `#include <hip/hip_runtime.h>` does not (hipcc -x hip --cuda-host-only,",
         f"# gfx942) with HIP {', '.join(releases)}, each with the standard header that",
         "# declares it (std:: names their C++ header, the others their C one).  Names the",
-        "# mapping tables translate, and reserved names, are left out; `homeless`: those",
-        "# only CUDA's own headers declare (no standard header to add).",
+        "# mapping tables translate, and reserved names, are left out.  `homeless`: standard",
+        "# names no header gives that HIP's host code (its C library or compiler headers",
+        "# lack them); `cuda_own`: CUDA's own names (no standard header) the tables lack.",
         "# The std_headers rule (HPY203) adds the header when the target is such a",
         "# release (between two: both) and the file uses the name without it.",
         f'cuda: "{cuda}"',
@@ -541,8 +618,23 @@ def render(result: dict[str, dict[str, Difference]], cuda: str) -> str:
                 lines += [f"      {_yaml_key(n)}: {h}" for n, h in sorted(diff.homes.items())]
             else:
                 lines.append("    homes: {}")
-            lines.append("    homeless: [" + ", ".join(_yaml_key(n) for n in diff.homeless) + "]")
+            lines += _flow_list("    homeless", [_yaml_key(n) for n in diff.homeless])
+            lines += _flow_list("    cuda_own", [_yaml_key(n) for n in diff.cuda_own])
     return "\n".join(lines) + "\n"
+
+
+def _flow_list(key: str, words: list[str], width: int = 96) -> list[str]:
+    """``key: [a, b, ...]``, wrapped."""
+    lines = [f"{key}: ["]
+    indent = " " * (len(key) + 3)
+    for index, word in enumerate(words):
+        piece = word + ("," if index < len(words) - 1 else "")
+        if len(lines[-1]) + len(piece) + 1 > width and not lines[-1].endswith("["):
+            lines.append(indent + piece)
+        else:
+            lines[-1] += ("" if lines[-1].endswith("[") else " ") + piece
+    lines[-1] += "]"
+    return lines
 
 
 def _yaml_key(text: str) -> str:
@@ -560,13 +652,16 @@ def summary(
         yield f"{label}: {size} host-visible names"
     for header, per in result.items():
         for release, diff in per.items():
-            total = len(diff.homes) + len(diff.homeless)
+            total = len(diff.homes) + len(diff.homeless) + len(diff.cuda_own)
             yield (
-                f"<{header}> vs HIP {release}: {total} visible with CUDA only, "
-                f"{len(diff.homes)} with a standard header, {len(diff.homeless)} without"
+                f"<{header}> vs HIP {release}: {total} visible with CUDA only (not translated): "
+                f"{len(diff.homes)} with a standard header, {len(diff.homeless)} standard "
+                f"without one, {len(diff.cuda_own)} CUDA's own"
             )
             if diff.homeless:
                 yield "  homeless: " + " ".join(diff.homeless)
+            if diff.cuda_own:
+                yield "  CUDA's own, not in the tables: " + " ".join(diff.cuda_own)
     for line in missing:
         yield f"left out: {line}"
 

@@ -214,3 +214,23 @@ def test_hipcc_rejects_the_file_without_the_added_header(
         )
     assert done.returncode != 0
     assert f"'{name}'" in done.stderr, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("release", ["5.7", "7.2"])
+def test_fixture_188_compiles_with_math_h_and_not_without(release: str) -> None:
+    """The kernel's isnan needs nothing (HIP's device one); the host isfinite and
+    signbit need the <math.h> added."""
+    text = next((REPO / "fixtures" / "188-host-math-classification-hip57").glob("expected.*"))
+    source = text.read_text()
+    hipcc = amd_compiler(release)
+    with hipcc.workspace() as work:
+        for name, body in (
+            ("with", source),
+            ("without", source.replace("#include <math.h>\n", "")),
+        ):
+            (work / f"{name}.hip").write_text(body)
+        built = hipcc.run(["--offload-arch=gfx942", "-x", "hip", "-c", "with.hip"], cwd=work)
+        broken = hipcc.run(["--offload-arch=gfx942", "-x", "hip", "-c", "without.hip"], cwd=work)
+    assert built.returncode == 0, built.stderr[-2000:]
+    assert broken.returncode != 0
+    assert "'isfinite'" in broken.stderr and "'signbit'" in broken.stderr, broken.stderr[-2000:]

@@ -90,8 +90,10 @@ def surfaces_for(target: Version, header: str) -> tuple[Surface, ...]:
     return tuple(s for s in (below[-1:] + above[:1]))
 
 
+@cache
 def homes_for(target: Version, driver: bool) -> dict[str, tuple[str, Version]]:
-    """name -> (its header, the HIP release measured without it) for ``target``."""
+    """name -> (its header, the HIP release measured without it) for ``target``
+    (``driver``: the file includes <cuda.h> too).  Shared: not to be changed."""
     found: dict[str, tuple[str, Version]] = {}
     for header in (RUNTIME, DRIVER) if driver else (RUNTIME,):
         for surface in surfaces_for(target, header):
@@ -100,11 +102,39 @@ def homes_for(target: Version, driver: bool) -> dict[str, tuple[str, Version]]:
     return found
 
 
+# the C headers C++ also has as <cNAME>
+_C_WITH_CXX = frozenset(
+    [
+        "assert",
+        "ctype",
+        "errno",
+        "fenv",
+        "float",
+        "inttypes",
+        "limits",
+        "locale",
+        "math",
+        "setjmp",
+        "signal",
+        "stdarg",
+        "stddef",
+        "stdint",
+        "stdio",
+        "stdlib",
+        "string",
+        "time",
+        "uchar",
+        "wchar",
+        "wctype",
+    ]
+)
+
+
 def counterpart(header: str) -> str:
     """``string.h`` <-> ``cstring`` (a header with none: itself)."""
-    if "/" not in header and header.endswith(".h"):
+    if header.endswith(".h") and header[:-2] in _C_WITH_CXX:
         return "c" + header[:-2]
-    if header.startswith("c") and "." not in header:
+    if header.startswith("c") and header[1:] in _C_WITH_CXX:
         return header[1:] + ".h"
     return header
 
@@ -117,8 +147,8 @@ def run(ctx: Context, resulting: set[str]) -> None:
     families: dict[str, list[str]] = {}
     for name, (home, _) in homes.items():
         word = name.removeprefix("std::")
-        if word in ctx.present and not ctx.is_local(word):  # (its own index(): not strings.h')
-            c_form = home if home.endswith(".h") or "/" in home else counterpart(home)
+        if word in ctx.present and not ctx.is_local(word):  # (a file's own index())
+            c_form = counterpart(home) if home.startswith("c") else home
             families.setdefault(c_form, []).append(name)
     cuda = _data()[0]
     for c_form, names in sorted(families.items()):

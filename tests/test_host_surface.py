@@ -77,8 +77,11 @@ int main(int argc, char** argv) {
     char a[16], b[16] = "abc";
     memcpy(a, b, 4);
     double x = argc / 2.0;
-    if (!isfinite(x)) exit(1);
-    printf("%zu %d\\n", strlen(a), strcmp(a, b));
+    if (!isfinite(x) || strcasecmp(a, "ABC") != 0) exit(1);
+    char* copy = (char*)malloc(strlen(a) + 1);
+    strcpy(copy, a);
+    printf("%zu %d %s %f\\n", strlen(a), strcmp(a, b), getenv("HOME"), sqrt(x));
+    free(copy);
     float* d;
     cudaMalloc(&d, 64);
     cudaFree(d);
@@ -108,11 +111,17 @@ def test_the_header_of_each_missing_name_is_added_from_the_data() -> None:
     assert homes["memcpy"][0] == "string.h"
     assert homes["strlen"][0] == "string.h"
     assert homes["isfinite"][0] == "math.h"
-    assert added(HOST_FILE, "7.2") == ["math.h", "string.h"]
+    assert homes["strcasecmp"][0] == "strings.h"
+    assert added(HOST_FILE, "7.2") == ["math.h", "string.h", "strings.h"]
     text = translated(HOST_FILE, "7.2")
     assert text.startswith(
         "#include <hip/hip_runtime.h>\n#include <math.h>\n#include <string.h>\n"
+        "#include <strings.h>\n"
     ), text
+    # exit, malloc, free, getenv, sqrt: HIP's runtime header has them (and printf
+    # CUDA's has not: nvcc 12.4 rejects it without <cstdio>)
+    for name in ("exit", "malloc", "free", "getenv", "sqrt", "printf"):
+        assert name not in homes
 
 
 @pytest.mark.parametrize("release", ["5.7", "6.4"])
@@ -234,3 +243,40 @@ def test_fixture_188_compiles_with_math_h_and_not_without(release: str) -> None:
     assert built.returncode == 0, built.stderr[-2000:]
     assert broken.returncode != 0
     assert "'isfinite'" in broken.stderr and "'signbit'" in broken.stderr, broken.stderr[-2000:]
+
+
+# name -> a host function calling it
+CALLS = {
+    "memcpy": "void f(char* a) { memcpy(a, a + 1, 1); }",
+    "strlen": "unsigned long f(const char* a) { return strlen(a); }",
+    "strcasecmp": "int f(const char* a) { return strcasecmp(a, a); }",
+    "isfinite": "bool f(double x) { return isfinite(x); }",
+    "isnan": "bool f(float x) { return isnan(x); }",
+    "fpclassify": "int f(double x) { return fpclassify(x); }",
+    "printf": 'void f() { printf("x"); }',
+    "getenv": 'const char* f() { return getenv("HOME"); }',
+    "sqrt": "double f(double x) { return sqrt(x); }",
+    "exit": "void f() { exit(1); }",
+}
+
+
+@pytest.mark.parametrize("which", ["cuda", "5.7", "7.2"])
+def test_the_surface_agrees_with_the_compiler(which: str) -> None:
+    """A call compiles with only the runtime header exactly where the tool
+    finds the name visible to host code."""
+    if which == "cuda":
+        compiler = _nvcc()
+        found = host_surface.cuda_surface(compiler, "cuda_runtime.h").names
+        header, suffix, flags = "cuda_runtime.h", ".cu", ["-c"]
+    else:
+        compiler = amd_compiler(which)
+        found = host_surface.hip_surface(compiler).names
+        header, suffix = "hip/hip_runtime.h", ".hip"
+        flags = ["--offload-arch=gfx942", "--cuda-host-only", "-x", "hip", "-c"]
+    compiled: dict[str, bool] = {}
+    with compiler.workspace() as work:
+        for name, body in CALLS.items():
+            (work / f"{name}{suffix}").write_text(f"#include <{header}>\n{body}\n")
+            done = compiler.run([*flags, f"{name}{suffix}", "-o", f"{name}.o"], cwd=work)
+            compiled[name] = done.returncode == 0
+    assert compiled == {name: name in found for name in CALLS}

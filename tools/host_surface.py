@@ -54,9 +54,8 @@ sys.path.insert(0, str(REPO))
 OUT = REPO / "hipify_py" / "data" / "host_surface.yaml"
 COMMAND = "python tools/host_surface.py --write"
 
-# the HIP releases and their roots (provision.sh amd-X.Y), and the CUDA root
+# the HIP releases read (the roots of provision.sh amd-X.Y, or a user's hipcc)
 HIP_RELEASES = ("5.7", "6.4", "7.2")
-CUDA_PLATFORM = "nvidia"
 
 # the public standard headers the home search reads (CUDA's root, plain g++):
 # the C headers first (a plain call takes its C header, valid in C and C++),
@@ -139,7 +138,7 @@ C_OF = {f"c{h[:-2]}": h for h in C_HEADERS if f"c{h[:-2]}" in CXX_HEADERS}
 CXX_OF = {c: cxx for cxx, c in C_OF.items()}
 
 _MARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d+)*)\s*$')
-_DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)(\()?")
+_DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)")
 _UNDEF = re.compile(r"^\s*#\s*undef\s+([A-Za-z_]\w*)")
 _HEADERNAME = re.compile(r"@headername\{([^}]+)\}")
 _NEVER = re.compile(r"Never (?:include|use) <[^>]+> directly;\s*(?:use|include)\s+<([^>]+)>")
@@ -197,9 +196,8 @@ def read_unit(text: str) -> Unit:
         here = stack[-1] if stack else ""
         defined = _DEFINE.match(line)
         if defined is not None:
-            kind = "macro"
             if not here.startswith("<"):  # not <built-in> nor <command-line>
-                unit.macros[defined.group(1)] = Name(defined.group(1), kind, here)
+                unit.macros[defined.group(1)] = Name(defined.group(1), "macro", here)
             lines[index] = ""
             continue
         undefined = _UNDEF.match(line)

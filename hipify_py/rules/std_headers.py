@@ -171,6 +171,9 @@ def run(ctx: Context, resulting: set[str]) -> None:
         )
 
 
+_SCOPE = re.compile(r"(\w*)\s*::$")
+
+
 def _first_use(ctx: Context, names: list[str]) -> tuple[int, str] | None:
     """The first use of one of ``names`` (``std::x`` qualified, ``x`` not or
     with ``::``) by host code: a call outside ``__global__`` and ``__device__``
@@ -192,13 +195,12 @@ def _first_use(ctx: Context, names: list[str]) -> tuple[int, str] | None:
                 break
             before = text[max(0, start - 40) : start].rstrip()
             member = before.endswith((".", "->"))
-            std = re.search(r"\bstd\s*::$", before) is not None
-            other = not std and before.endswith("::") and not re.search(r"(^|[^\w:])::$", before)
+            scope = _SCOPE.search(before)
+            qualifier = None if scope is None else scope.group(1)  # "" for ::x
             if (
                 where == "macro"
                 and not member
-                and not other
-                and std == qualified
+                and qualifier in (("std",) if qualified else (None, ""))
                 and text[start + len(word) :].lstrip()[:1] == "("
             ):
                 found.append((start, name))

@@ -280,3 +280,24 @@ def test_the_surface_agrees_with_the_compiler(which: str) -> None:
             done = compiler.run([*flags, f"{name}{suffix}", "-o", f"{name}.o"], cwd=work)
             compiled[name] = done.returncode == 0
     assert compiled == {name: name in found for name in CALLS}
+
+
+HOST_DEVICE = """#include <cuda_runtime.h>
+__host__ __device__ bool ok(float x) { return !isnan(x) && isfinite(x) && !signbit(x); }
+__host__ __device__ bool okd(double x) { return !isinf(x) && isnormal(x); }
+__global__ void k(float* v) { v[0] = ok(v[0]) && okd(v[1]) && !isnan(v[2]) ? 1.f : 0.f; }
+int main() { return ok(1.0f) && okd(2.0) ? 0 : 1; }
+"""
+
+
+@pytest.mark.parametrize("release", ["5.7", "7.2"])
+def test_host_device_functions_get_math_h_and_compile_for_both_sides(release: str) -> None:
+    """__host__ __device__ code is host code too: <math.h> is added, and its
+    `using std::isnan` does not clash with HIP's __device__ isnan on the device side."""
+    text = translated(HOST_DEVICE, release)
+    assert "#include <math.h>\n" in text
+    hipcc = amd_compiler(release)
+    with hipcc.workspace() as work:
+        (work / "hd.hip").write_text(text)
+        done = hipcc.run(["--offload-arch=gfx942", "-x", "hip", "-c", "hd.hip"], cwd=work)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -301,3 +301,11 @@ def test_host_device_functions_get_math_h_and_compile_for_both_sides(release: st
         (work / "hd.hip").write_text(text)
         done = hipcc.run(["--offload-arch=gfx942", "-x", "hip", "-c", "hd.hip"], cwd=work)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_file_including_cuda_h_uses_the_driver_header_surface_too() -> None:
+    runtime = std_headers.homes_for((7, 2, 4), driver=False)
+    driver = std_headers.homes_for((7, 2, 4), driver=True)
+    assert set(runtime) <= set(driver)
+    source = '#include <cuda.h>\nvoid f(char* a) { strcpy(a, "x"); }\n'
+    assert added(source, "7.2") == ["string.h"]

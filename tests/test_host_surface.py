@@ -309,3 +309,25 @@ def test_a_file_including_cuda_h_uses_the_driver_header_surface_too() -> None:
     assert set(runtime) <= set(driver)
     source = '#include <cuda.h>\nvoid f(char* a) { strcpy(a, "x"); }\n'
     assert added(source, "7.2") == ["string.h"]
+
+
+KERNEL_ONLY = """#include <cuda_runtime.h>
+__global__ void k(char* a, float* f) {
+    memcpy(a, a + 1, 1);
+    memset(a, 0, 2);
+    f[0] = isnan(f[1]) ? 0.f : 1.f;
+}
+"""
+
+
+@pytest.mark.parametrize("release", ["5.7", "7.2"])
+def test_device_only_uses_get_nothing_and_compile(release: str) -> None:
+    """memcpy, memset and isnan in a kernel: HIP declares its own for device
+    code, so nothing is added, and hipcc compiles it as it is."""
+    text = translated(KERNEL_ONLY, release)
+    assert added(KERNEL_ONLY, release) == []
+    hipcc = amd_compiler(release)
+    with hipcc.workspace() as work:
+        (work / "k.hip").write_text(text)
+        done = hipcc.run(["--offload-arch=gfx942", "-x", "hip", "-c", "k.hip"], cwd=work)
+    assert done.returncode == 0, done.stderr[-2000:]

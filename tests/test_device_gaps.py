@@ -163,3 +163,37 @@ def test_arithmetic_and_conditional_values_have_their_type() -> None:
         "  return cg::exclusive_scan(tile, i < n ? x * 2.0f : 0.0f) + cg::inclusive_scan(tile, x + i);\n}\n"
     )
     assert codes(src, compat=True) == []
+
+
+# A template parameter is followed to the instantiations the file makes.
+TEMPLATE = (
+    "#include <cuda_bf16.h>\n"
+    "template <typename Ti, typename To>\n"
+    "__global__ void pool(const Ti* src, To* dst, int n) {\n"
+    "  const Ti* p = src + n;\n"
+    "  dst[0] = (To)__ldg(p + 1);\n"
+    "}\n"
+)
+
+
+def test_a_template_parameter_deduced_from_a_launch_with_a_type_hip_has() -> None:
+    src = TEMPLATE + "void run(const float* s, float* d) { pool<<<1, 64>>>(s, d, 0); }\n"
+    assert codes(src) == []
+
+
+def test_a_template_parameter_deduced_from_a_launch_with_a_type_hip_lacks() -> None:
+    src = TEMPLATE + "void run(const nv_bfloat16* s, float* d) { pool<<<1, 64>>>(s, d, 0); }\n"
+    assert codes(src) == [("HPY120", "error", 5)]
+
+
+def test_a_template_parameter_given_explicitly_at_a_call() -> None:
+    src = TEMPLATE + (
+        "void run(const void* s, float* d) {\n"
+        "  pool<float, float><<<1, 64>>>((const float*)s, d, 0);\n"
+        "  pool<__nv_bfloat16, float><<<1, 64>>>((const __nv_bfloat16*)s, d, 0);\n}\n"
+    )
+    assert codes(src) == [("HPY120", "error", 5)]
+
+
+def test_a_template_never_instantiated_here_stays_a_warning() -> None:
+    assert codes(TEMPLATE) == [("HPY121", "warning", 5)]

@@ -42,7 +42,13 @@ import yaml
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
-from hipify_py.rules.device_code import Declared, call_naming, declared_name, visible
+from hipify_py.rules.device_code import (
+    Declared,
+    call_naming,
+    declared_name,
+    function_name,
+    visible,
+)
 from hipify_py.rules.rule import Example, Rule, alongside
 
 DEVICE_OVERLOAD_GAP = D.Code(
@@ -367,16 +373,22 @@ def _check(
         return
     member = "." in key
     cg_free = key.startswith("cg::")
-    types = [type_of(ctx, a) for a in args]
+    typed = [type_of(ctx, a) for a in args]
     group = _group_of(ctx, args[0]) if cg_free and args else ""
     if cg_free:
-        types = types[1:2]  # the value a collective works on
+        typed = typed[1:2]  # the value a collective works on
     elif member:
-        types = types[:1]
-    matching = [f for f in failing if _consistent(f, types, targs, group, cg_free or member)]
+        typed = typed[:1]
+    matching: list[Failing] = []
+    known = True
+    instances = _instantiations(ctx, call, typed)
+    for types in instances:
+        found = [f for f in failing if _consistent(f, types, targs, group, cg_free or member)]
+        matching += [f for f in found if f not in matching]
+        known = known and all(t is not None for t in types)
     if not matching:
         return
-    known = all(t is not None for t in types) and (not any(f.targs for f in matching) or targs)
+    known = known and (not any(f.targs for f in matching) or bool(targs))
     everywhere = len(failing) >= callee.overloads
     definite = known or everywhere
     code = DEVICE_OVERLOAD_GAP
@@ -406,6 +418,150 @@ def _check(
         name=_callee_name(key),
         end=call.end_byte,
     )
+
+
+PLACEHOLDER = "$"  # marks a template parameter's name in a type ("$T *")
+_MAX_INSTANCES = 16
+
+
+def _instantiations(
+    ctx: Context, call: tree_sitter.Node, types: list[str | None]
+) -> list[list[str | None]]:
+    """``types`` once per instantiation of the function template around
+    ``call`` that this file makes (explicit template arguments at its calls
+    and launches, or deduced from their argument types), where a type names a
+    template parameter; a parameter whose instantiations are not all known
+    here is an unknown type."""
+    names = sorted({w for t in types if t for w in re.findall(r"\$(\w+)", t)})
+    if not names:
+        return [types]
+    bindings = _template_bindings(ctx, call, names)
+    if not bindings:
+        return [[None if t and PLACEHOLDER in t else t for t in types]]
+    found = []
+    for binding in bindings[:_MAX_INSTANCES]:
+        found.append([_substitute(t, binding) for t in types])
+    return found
+
+
+def _substitute(spelled: str | None, binding: dict[str, str | None]) -> str | None:
+    if spelled is None or PLACEHOLDER not in spelled:
+        return spelled
+    word = re.search(r"\$(\w+)", spelled)
+    value = binding.get(word.group(1)) if word is not None else None
+    if value is None:
+        return None
+    return normalized(spelled.replace(word.group(0), value)) if word is not None else None
+
+
+def _template_bindings(
+    ctx: Context, call: tree_sitter.Node, names: list[str]
+) -> list[dict[str, str | None]]:
+    """Each instantiation of the function template enclosing ``call``: its
+    type parameters' values (None: not known here)."""
+    function: tree_sitter.Node | None = call
+    while function is not None and function.type != "function_definition":
+        function = function.parent
+    template = function.parent if function is not None else None
+    if function is None or template is None or template.type != "template_declaration":
+        return []
+    parameters = template.child_by_field_name("parameters")
+    order = [
+        _parameter_word(ctx, p)
+        for p in (parameters.named_children if parameters is not None else [])
+    ]
+    name = function_name(ctx, function)
+    if not name or not any(n in order for n in names):
+        return []
+    formal = [normalized(_replace_words(p, order)) for p in _parameter_types(ctx, function)]
+    found: list[dict[str, str | None]] = []
+    for start in occurrences(ctx.text, name):
+        node = ctx.root.descendant_for_byte_range(start, start + len(name))
+        if (
+            node is None
+            or node.type != "identifier"
+            or function.start_byte <= start < function.end_byte
+        ):
+            continue
+        callee = (
+            node.parent
+            if node.parent is not None and node.parent.type == "template_function"
+            else node
+        )
+        site = call_naming(callee)
+        if site is None:
+            continue
+        binding: dict[str, str | None] = dict.fromkeys(order)
+        if callee is not node:
+            arguments = callee.child_by_field_name("arguments")
+            explicit = [ctx.node_text(a) for a in arguments.named_children] if arguments else []
+            for word, value in zip(order, explicit, strict=False):
+                binding[word] = normalized(value)
+        values = site.child_by_field_name("arguments")
+        actual = [a for a in values.named_children if a.type != "comment"] if values else []
+        for param, arg in zip(formal, actual, strict=False):
+            _deduce(param, type_of(ctx, arg), binding)
+        found.append(binding)
+    return found
+
+
+def _parameter_word(ctx: Context, parameter: tree_sitter.Node) -> str:
+    words = re.findall(r"[A-Za-z_]\w*", ctx.node_text(parameter).split("=")[0])
+    return words[-1] if words else ""
+
+
+def _replace_words(text: str, order: list[str]) -> str:
+    for word in order:
+        if word:
+            text = re.sub(rf"(?<![\w$]){re.escape(word)}(?!\w)", PLACEHOLDER + word, text)
+    return text
+
+
+def _parameter_types(ctx: Context, function: tree_sitter.Node) -> list[str]:
+    """The spelled type of each parameter of a function definition, with the
+    pointer stars of its declarator (``const T *``)."""
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    found = []
+    for param in params.named_children if params is not None else []:
+        if param.type not in ("parameter_declaration", "optional_parameter_declaration"):
+            continue
+        kind = param.child_by_field_name("type")
+        inner = param.child_by_field_name("declarator")
+        qualifiers = " ".join(
+            ctx.node_text(c) for c in param.children if c.type == "type_qualifier"
+        )
+        text = f"{qualifiers} {ctx.node_text(kind)}" if kind is not None else "?"
+        stars = _stars_of(inner) if inner is not None else 0
+        found.append(text + " *" * stars)
+    return found
+
+
+def _stars_of(declarator: tree_sitter.Node) -> int:
+    count = 0
+    node: tree_sitter.Node | None = declarator
+    while node is not None and node.type in (*_INDIRECT, "reference_declarator"):
+        count += node.type != "reference_declarator"
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            inner = next((c for c in node.named_children if c.type != "type_qualifier"), None)
+        node = inner
+    return count
+
+
+def _deduce(param: str, argument: str | None, binding: dict[str, str | None]) -> None:
+    """Bind ``$T`` of a parameter type like ``$T *`` from an argument type."""
+    word = re.fullmatch(r"\$(\w+)((?: \*)*)", param)
+    if word is None or argument is None or binding.get(word.group(1)) is not None:
+        return
+    stars = word.group(2)
+    if stars and not argument.endswith(stars):
+        return
+    value = argument[: len(argument) - len(stars)] if stars else argument
+    if PLACEHOLDER not in value:
+        binding[word.group(1)] = value
 
 
 def _callee_name(key: str) -> str:
@@ -560,7 +716,8 @@ def _declared_type(ctx: Context, declared: Declared) -> str | None:
             node = inner
         break
     if _template_parameter(ctx, base, declared.start):
-        return None
+        word = re.findall(r"[A-Za-z_]\w*", _QUALIFIERS.sub(" ", base))[0]
+        base = PLACEHOLDER + word  # resolved per instantiation by _instantiations
     text = normalized(base)
     return text + " *" * stars if stars else text
 

@@ -49,6 +49,8 @@ ARRIVALS = [
     "__device__ long f(int i) { __shared__ long s[32]; return __ldcs(&s[i]); }",
     "__device__ long f(const long* p, int i) { return __ldcs(p + i); }",
     "__device__ long f(const void* v) { return __ldcs((const long*)v); }",
+    "__device__ long f(const void* v) { return __ldcs(reinterpret_cast<const long*>(v)); }",
+    "__device__ long f(const void* v) { return __ldcs(static_cast<const long*>(v)); }",
     "__device__ long f(const long* p[], int i) { return __ldcs(p[i]); }",
 ]
 

@@ -619,6 +619,8 @@ def type_of(ctx: Context, node: tree_sitter.Node) -> str | None:
     if kind == "cast_expression":
         target = node.child_by_field_name("type")
         return normalized(ctx.node_text(target)) if target is not None else None
+    if kind == "call_expression":
+        return _named_cast_type(ctx, node)
     if kind == "pointer_expression":
         operator = node.child_by_field_name("operator")
         argument = node.child_by_field_name("argument")
@@ -678,6 +680,22 @@ def _arithmetic(left: str | None, right: str | None) -> str | None:
     if not all(t in _RANKS for t in sides):
         return None
     return min(sides, key=_RANKS.index)
+
+
+_NAMED_CASTS = ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast", "bit_cast")
+
+
+def _named_cast_type(ctx: Context, call: tree_sitter.Node) -> str | None:
+    """``T`` of ``reinterpret_cast<T>(x)`` and the other named casts."""
+    function = call.child_by_field_name("function")
+    if function is None or function.type != "template_function":
+        return None
+    name = function.child_by_field_name("name")
+    if name is None or ctx.node_text(name).split("::")[-1] not in _NAMED_CASTS:
+        return None
+    arguments = function.child_by_field_name("arguments")
+    targets = arguments.named_children if arguments is not None else []
+    return normalized(ctx.node_text(targets[0])) if len(targets) == 1 else None
 
 
 def _literal_type(text: str) -> str | None:

@@ -168,8 +168,18 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="translate with --compat (hipify_py_compat.h for what HIP lacks)",
     )
-    parser.add_argument("--md", type=Path, default=REPO / "docs" / "realcode.md")
-    parser.add_argument("--json", type=Path, default=REPO / "docs" / "realcode-results.json")
+    parser.add_argument(
+        "--md",
+        type=Path,
+        help="the page (default: docs/realcode.md; with --set validation, "
+        "docs/realcode-validation.md, so that the development set's page stays)",
+    )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        help="the results (default: docs/realcode-results.json; with --set validation, "
+        "docs/realcode-validation-results.json)",
+    )
     parser.add_argument("--no-cache", action="store_true", help="compile again, cached or not")
     parser.add_argument(
         "--from-json",
@@ -177,6 +187,9 @@ def main(argv: list[str] | None = None) -> int:
         help="compile nothing: write --md from this results file (classes.yaml as it is now)",
     )
     args = parser.parse_args(argv)
+    stem = "realcode-validation" if args.project_set == "validation" else "realcode"
+    args.md = args.md or REPO / "docs" / f"{stem}.md"
+    args.json = args.json or REPO / "docs" / f"{stem}-results.json"
     if args.from_json is not None:
         document = json.loads(args.from_json.read_text(encoding="utf-8"))
         for project in document["projects"]:

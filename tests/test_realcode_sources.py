@@ -77,13 +77,15 @@ def test_every_project_is_pinned_and_its_fetch_needs_too() -> None:
     pins = data["fetch_pins"]
     for name in sources.FETCH_BASE:
         assert name in pins, name
+    entries = {p["name"]: p for p in data["projects"]}
     for project in sources.load()[0]:
         assert re.fullmatch(r"[0-9a-f]{64}", project.sha256), project.name
         assert project.version and project.units, project.name
         assert set(sources.FETCH_BASE) <= {n.split("==")[0] for n in project.fetch_needs}
+        own = [n for n in entries[project.name].get("fetch_needs") or [] if "==" in n]
         for need in project.fetch_needs:
             name, _, version = need.partition("==")
-            assert version == str(pins[name]), need
+            assert need in own or version == str(pins[name]), need
 
 
 def test_a_project_without_a_set_or_with_an_unpinned_need_is_refused(tmp_path: Path) -> None:
@@ -104,6 +106,11 @@ def test_a_project_without_a_set_or_with_an_unpinned_need_is_refused(tmp_path: P
     path.write_text(yaml.safe_dump({"fetch_pins": pins, "projects": [entry]}), encoding="utf-8")
     with pytest.raises(sources.ProjectsError, match="numpy"):
         sources.load(path)
+    # a need pinned by the project itself wins over fetch_pins
+    entry["fetch_needs"] = ["numpy==2", "setuptools==0.5"]
+    path.write_text(yaml.safe_dump({"fetch_pins": pins, "projects": [entry]}), encoding="utf-8")
+    project = sources.load(path)[0][0]
+    assert project.fetch_needs == ["numpy==2", "pip==1", "setuptools==0.5", "wheel==1"]
 
 
 def _sdist(folder: Path, name: str, version: str) -> Path:

@@ -53,7 +53,8 @@ class Project:
     # the PyPI package when it is not ``name`` (two projects from one sdist)
     package: str = ""
     # what pip needs to prepare the sdist's metadata (FETCH_BASE and the
-    # project's fetch_needs, as NAME==VERSION from fetch_pins), and the
+    # project's fetch_needs, as NAME==VERSION from fetch_pins unless the
+    # project pins a need itself), and the
     # environment variables that let it (CuPy's: no CUDA here)
     fetch_needs: list[str] = field(default_factory=list)
     fetch_vars: dict[str, str] = field(default_factory=dict)
@@ -102,13 +103,17 @@ def load(path: Path = PROJECTS_YAML) -> tuple[list[Project], list[SliceUnit]]:
                 f"{path}: {project.name}: set must be one of {', '.join(SETS)}, "
                 f"not {project.set or 'missing'}"
             )
-        unpinned = [n for n in project.fetch_needs if n not in pins]
+        # a need may carry its own pin (NAME==VERSION), which wins over fetch_pins
+        own = dict(n.split("==", 1) for n in project.fetch_needs if "==" in n)
+        names = [n for n in project.fetch_needs if "==" not in n]
+        unpinned = [n for n in names if n not in pins and n not in own]
         if unpinned:
             raise ProjectsError(
                 f"{path}: {project.name}: fetch_needs not pinned in fetch_pins: "
                 + ", ".join(unpinned)
             )
-        project.fetch_needs = sorted({f"{n}=={pins[n]}" for n in project.fetch_needs})
+        versions = {**{n: pins[n] for n in names if n not in own}, **own}
+        project.fetch_needs = sorted(f"{n}=={v}" for n, v in versions.items())
     ci = [
         SliceUnit(
             str(u["project"]), str(u["unit"]), {str(k): str(v) for k, v in u["expect"].items()}

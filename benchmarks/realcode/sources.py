@@ -145,28 +145,41 @@ class FetchError(Exception):
 
 def fetch_environment(cache: Path, wanted: list[str]) -> Path:
     """The python of a virtual environment (in ``cache``, made once) that holds
-    the requirements ``wanted`` (NAME==VERSION)."""
+    the requirements ``wanted`` (NAME==VERSION).  It is made beside its place
+    and renamed into it, so that two runs at once never share a half-made one
+    (pip runs as ``python -m pip``: nothing in it names its folder)."""
     key = hashlib.sha256("\n".join([sys.version, *wanted]).encode()).hexdigest()[:16]
     folder = cache / "fetch-env" / key
-    python = folder / "bin" / "python"
-    marker = folder / ".complete"
-    if marker.is_file():
-        return python
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.parent.mkdir(parents=True, exist_ok=True)
+    if (folder / ".complete").is_file():
+        return folder / "bin" / "python"
+    staged = folder.with_name(f".{key}.{os.getpid()}")
+    shutil.rmtree(staged, ignore_errors=True)
+    staged.parent.mkdir(parents=True, exist_ok=True)
     steps = [
-        [sys.executable, "-m", "venv", str(folder)],
-        [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", *wanted],
-    ]
-    for step in steps:
-        done = subprocess.run(step, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise FetchError(
-                f"cannot make the fetch environment {folder} ({' '.join(step[3:])}): "
-                + (done.stdout + done.stderr).strip()[-1500:]
-            )
-    marker.write_text("\n".join(wanted) + "\n", encoding="utf-8")
-    return python
+        [sys.executable, "-m", "venv", str(staged)],
+        [str(staged / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check",
+         "-q", *wanted],
+    ]  # fmt: skip
+    try:
+        for step in steps:
+            done = subprocess.run(step, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise FetchError(
+                    f"cannot make the fetch environment {folder} ({' '.join(step[3:])}): "
+                    + (done.stdout + done.stderr).strip()[-1500:]
+                )
+        (staged / ".complete").write_text("\n".join(wanted) + "\n", encoding="utf-8")
+        if (folder / ".complete").is_file():  # another run's, made meanwhile
+            return folder / "bin" / "python"
+        shutil.rmtree(folder, ignore_errors=True)  # left half-made by a killed run
+        try:
+            staged.rename(folder)
+        except OSError:  # another run's came first
+            if not (folder / ".complete").is_file():
+                raise
+    finally:
+        shutil.rmtree(staged, ignore_errors=True)
+    return folder / "bin" / "python"
 
 
 def _archives(folder: Path) -> list[Path]:
@@ -197,7 +210,7 @@ def download(project: Project, cache: Path) -> Path:
                 folder.mkdir(parents=True, exist_ok=True)
                 return archive.replace(folder / archive.name)
     python = fetch_environment(cache, project.fetch_needs)
-    partial = sdists / f".{project.name}-{project.version}.part"
+    partial = sdists / f".{project.name}-{project.version}.{os.getpid()}.part"
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
     requirement = f"{project.distribution}=={project.version}"
@@ -231,7 +244,7 @@ def download(project: Project, cache: Path) -> Path:
             f"projects.yaml pins {project.sha256}"
         )
     folder.mkdir(parents=True, exist_ok=True)
-    archive = got[0].replace(folder / got[0].name)
+    archive = got[0].replace(folder / got[0].name)  # the same bytes if another run's is there
     shutil.rmtree(partial, ignore_errors=True)
     return archive
 

@@ -187,11 +187,15 @@ def main(argv: list[str] | None = None) -> int:
         help="compile nothing: write --md from this results file (classes.yaml as it is now)",
     )
     args = parser.parse_args(argv)
-    stem = "realcode-validation" if args.project_set == "validation" else "realcode"
+    document: dict[str, Any] = {}
+    if args.from_json is not None:
+        document = json.loads(args.from_json.read_text(encoding="utf-8"))
+    # the validation set's page and results go beside the development set's
+    held_out = (document.get("sets") or [args.project_set]) == ["validation"]
+    stem = "realcode-validation" if held_out else "realcode"
     args.md = args.md or REPO / "docs" / f"{stem}.md"
     args.json = args.json or REPO / "docs" / f"{stem}-results.json"
     if args.from_json is not None:
-        document = json.loads(args.from_json.read_text(encoding="utf-8"))
         for project in document["projects"]:
             for row in project["units"]:
                 for target in document["targets"]:
@@ -203,7 +207,10 @@ def main(argv: list[str] | None = None) -> int:
     # a terminated run still unmounts what it mounted and removes what it staged
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
-    projects, ci = sources.load()
+    try:
+        projects, ci = sources.load()
+    except sources.ProjectsError as exc:
+        parser.error(str(exc))
     sets = list(sources.SETS) if args.project_set == "all" else [args.project_set]
     elsewhere = {p.name: p.set for p in projects if p.set not in sets}
     projects = [p for p in projects if p.set in sets]

@@ -22,7 +22,12 @@ from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.rules.device_code import in_device_code
 from hipify_py.rules.identifiers import scanner_of
-from hipify_py.rules.platform_split import alone_statement, on_nvidia_side, split_for_nvidia
+from hipify_py.rules.platform_split import (
+    alone_statement,
+    on_nvidia_side,
+    platform_helper,
+    split_for_nvidia,
+)
 from hipify_py.rules.rule import Example, Rule
 from hipify_py.tables.table import MappingTable
 
@@ -108,7 +113,9 @@ def _to_builtin(ctx: Context, node: tree_sitter.Node, builtin: str) -> None:
     ctx.stats.converted[("device", "asm")] += 1
     statement = alone_statement(ctx, node)
     if statement is None:
-        ctx.edit(node.start_byte, node.end_byte, builtin, "asm")
+        # not alone on its line: a helper macro right on both platforms
+        helper = platform_helper(ctx, builtin.removesuffix("()"))
+        ctx.edit(node.start_byte, node.end_byte, f"{helper}()" if helper else builtin, "asm")
     else:
         split_for_nvidia(ctx, statement, builtin + ";", "asm")
 

@@ -4,7 +4,10 @@ PTX is NVIDIA's virtual ISA; hipcc cannot assemble it for gfx942, and no
 translation exists in general.  Every site is an error-level diagnostic that
 quotes the instructions; the rest of the file is still translated.  ``trap`` and
 ``brkpt`` without operands become clang builtins (for AMD; the PTX stays for
-HIP's NVIDIA platform, and PTX in such a branch is not reported).  Host-side
+HIP's NVIDIA platform, and PTX in such a branch is not reported); a statement
+not alone on its line (``if (x) asm("trap;");``) becomes the helper macro
+``hipify_py_trap()`` / ``hipify_py_brkpt()`` instead (rules/platform_split.py:
+``__trap`` / ``__brkpt`` on NVIDIA, where nvcc takes no ``__builtin_trap``).  Host-side
 ``asm`` (x86) is left alone unless its text looks like PTX.  Inside a
 ``#define`` body (opaque text to the parser) an ``asm`` statement is reported
 when its text looks like PTX: where the macro expands is not known.  AMD GCN

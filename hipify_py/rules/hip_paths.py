@@ -213,5 +213,11 @@ RULE = Rule(
         Example.unchanged(
             "#include <hip/hip_runtime.h>\n#ifdef __HIP_PLATFORM_AMD__\n#define ON_AMD 1\n#endif\n"
         ),
+        Example(
+            "#include <cuda_runtime.h>\n#if 0\n#elif __CUDACC__ && !__HIP_PLATFORM_AMD__\n"
+            "#define ON_NVIDIA 1\n#endif\n",
+            "#include <hip/hip_runtime.h>\n#if 0\n#elif defined(__HIPCC__) && "
+            "!defined(__HIP_PLATFORM_AMD__)\n#define ON_NVIDIA 1\n#endif\n",
+        ),
     ),
 )

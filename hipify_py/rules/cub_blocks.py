@@ -20,8 +20,8 @@ import re
 
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
-from hipify_py.rules.device_code import constant_value
 from hipify_py.rules.rule import Example, Rule, alongside
+from hipify_py.rules.values import int_values, leaf_texts
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 CUB_WARP_TRANSPOSE_BLOCK = D.Code(
@@ -51,6 +51,9 @@ CUB_ALLOCATOR_ARGUMENTS = D.Code(
 
 WAVEFRONT = 64
 _PRIMITIVE = re.compile(r"\b(?:hip)?cub\s*::\s*Block(Load|Store)\s*<")
+# after `using namespace cub;` the type may be written without its namespace
+_UNQUALIFIED = re.compile(r"(?<![\w:])(?:(?:hip)?cub\s*::\s*)?Block(Load|Store)\s*<")
+_USING_CUB = re.compile(r"\busing\s+namespace\s+(?:::\s*)?(?:hip)?cub\s*;")
 # a construction with a first argument: make_unique/make_shared<T>(x, new T(x,
 # new T{x, or a declaration T name(x / T name{x
 _ALLOCATOR = r"\b(?:hip)?cub\s*::\s*CachingDeviceAllocator"
@@ -84,19 +87,33 @@ def _allocator_arguments(ctx: Context) -> None:
 
 def _warp_transpose(ctx: Context) -> None:
     text = ctx.text
-    for match in _PRIMITIVE.finditer(text):
+    primitive = _UNQUALIFIED if _USING_CUB.search(text) else _PRIMITIVE
+    for match in primitive.finditer(text):
+        if not _in_code(ctx, match.start()):
+            continue
         arguments = _template_arguments(text, match.end())
-        if len(arguments) < 4 or "WARP_TRANSPOSE" not in arguments[3]:
+        if len(arguments) < 4:
             continue
-        threads_text = arguments[1].strip()
-        threads = _value(ctx, threads_text, match.start())
-        if threads is None or threads % WAVEFRONT == 0:
+        at = match.end()
+        algorithms = sorted(
+            leaf for leaf in leaf_texts(ctx, arguments[3], at) if "WARP_TRANSPOSE" in leaf
+        )
+        if not algorithms:
             continue
+        threads_text = " ".join(arguments[1].split())
+        bad = sorted(v for v in int_values(ctx, threads_text, at) if v % WAVEFRONT)
+        if not bad:
+            continue
+        threads = " or ".join(str(v) for v in bad)
+        algorithm = " ".join(arguments[3].split())
+        if algorithm != algorithms[0]:
+            algorithm = f"{algorithm} ({algorithms[0]})"
         ctx.report(
             CUB_WARP_TRANSPOSE_BLOCK,
             match.start(),
-            f"Block{match.group(1)} with {arguments[3].strip()} and {threads} threads "
-            f"({threads_text}): rocPRIM requires whole 64-lane wavefronts for the warp-transpose "
+            f"Block{match.group(1)} with {algorithm} and {threads} threads"
+            + (f" ({threads_text})" if threads_text != threads else "")
+            + ": rocPRIM requires whole 64-lane wavefronts for the warp-transpose "
             "algorithms (a static_assert under hipcc)",
             hint=f"use a block of a multiple of 64 threads, or the BLOCK_{match.group(1).upper()}"
             "_DIRECT / _TRANSPOSE algorithm",
@@ -125,18 +142,10 @@ def _template_arguments(text: str, start: int) -> list[str]:
     return []
 
 
-def _value(ctx: Context, text: str, offset: int) -> int | None:
-    for _ in range(4):  # a constant defined as another constant
-        number = re.fullmatch(r"\(?\s*(\d+)[uUlL]*\s*\)?", text)
-        if number is not None:
-            return int(number.group(1))
-        if not re.fullmatch(r"[A-Za-z_]\w*", text):
-            return None
-        found = constant_value(ctx, text, offset)
-        if found is None:
-            return None
-        text = found.strip()
-    return None
+def _in_code(ctx: Context, offset: int) -> bool:
+    """Not in a comment or string (a #define body counts as code)."""
+    node = ctx.root.descendant_for_byte_range(offset, offset + 1)
+    return node is None or node.type not in ("comment", "string_literal", "string_content")
 
 
 RULE = Rule(

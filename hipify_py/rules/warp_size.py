@@ -15,7 +15,6 @@ is left alone: offsets from 16 and ``/ 32`` are right there.
 
 from __future__ import annotations
 
-import ast
 import bisect
 import re
 
@@ -36,6 +35,7 @@ from hipify_py.rules.device_code import (
 )
 from hipify_py.rules.identifiers import scanner_of
 from hipify_py.rules.rule import Example, Rule, alongside
+from hipify_py.rules.values import int_values
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 WARP_SIZE_LANE_MATH = D.Code(
@@ -887,8 +887,11 @@ def _launch_block_sizes(ctx: Context) -> None:
     for name, block in launches:
         if name not in kernels:
             continue
-        threads = block_threads(ctx, ctx.node_text(block), block.start_byte)
-        if threads is not None and threads % 64:
+        bad = sorted(
+            v for v in block_threads(ctx, ctx.node_text(block), block.start_byte) if v % 64
+        )
+        if bad:
+            threads = " or ".join(str(v) for v in bad)
             ctx.report(
                 WARP_SIZE_BLOCK,
                 block.start_byte,
@@ -899,78 +902,32 @@ def _launch_block_sizes(ctx: Context) -> None:
             )
 
 
-_ARITHMETIC = re.compile(r"[\d\s+*/()\-]+")
-_NAMES = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?![\w(])")
-
-
-def block_threads(ctx: Context, text: str, at: int, depth: int = 0) -> int | None:
-    """Threads per block of a launch's block argument, when this file fixes it."""
+def block_threads(ctx: Context, text: str, at: int, depth: int = 0) -> frozenset[int]:
+    """Threads per block of a launch's block argument: each value this file
+    gives it (rules/values.py: constants, #defines, enumerators, template
+    parameters through their instantiations; a dim3's product)."""
     text = text.strip()
-    if re.fullmatch(_NUMBER, text):
-        return _value(text)
     dim3 = re.fullmatch(r"dim3\s*[({]\s*([^(){}]+)\s*[)}]", text)
     if dim3:
-        total = 1
+        totals = frozenset({1})
         for part in dim3.group(1).split(","):
-            value = block_threads(ctx, part, at, depth + 1)
-            if value is None:
-                return None
-            total *= value
-        return total
-    if depth >= 4:
-        return None
-    if re.fullmatch(r"[A-Za-z_]\w*", text):
+            values = block_threads(ctx, part, at, depth + 1)
+            if not values:
+                return frozenset()
+            totals = frozenset(t * v for t in totals for v in values)
+        return totals
+    if depth < 4 and re.fullmatch(r"[A-Za-z_]\w*", text):
         found = visible(ctx, text, at)
-        if found is None:
-            return None
-        if found.type_text.split()[-1:] == ["dim3"] and found.value_node is not None:
+        if (
+            found is not None
+            and found.type_text.split()[-1:] == ["dim3"]
+            and found.value_node is not None
+        ):
             value_text = ctx.node_text(found.value_node)
             if not value_text.startswith("dim3"):
                 value_text = "dim3" + value_text  # dim3 block(48, 2) / block{48, 2}
-            return block_threads(ctx, value_text, at, depth + 1)
-        definition = constant_value(ctx, text, at)
-        return block_threads(ctx, definition, at, depth + 1) if definition else None
-    return _arithmetic(ctx, text, at, depth)
-
-
-def _arithmetic(ctx: Context, text: str, at: int, depth: int) -> int | None:
-    """``WARP_SIZE * 3``, ``(THREADS + 32)``: names replaced by their values."""
-    values: dict[str, int] = {}
-    for name in set(_NAMES.findall(text)):
-        value = block_threads(ctx, name, at, depth + 1)
-        if value is None:
-            return None
-        values[name] = value
-    expression = _NAMES.sub(lambda m: str(values[m.group()]), text)
-    expression = re.sub(rf"{_NUMBER}", lambda m: str(_value(m.group())), expression)
-    if not _ARITHMETIC.fullmatch(expression):
-        return None
-    try:
-        tree = ast.parse(expression.replace("/", "//"), mode="eval")
-    except SyntaxError:
-        return None
-    return _evaluate(tree.body)
-
-
-def _evaluate(node: ast.expr) -> int | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, int):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        value = _evaluate(node.operand)
-        return -value if value is not None else None
-    if isinstance(node, ast.BinOp):
-        left, right = _evaluate(node.left), _evaluate(node.right)
-        if left is None or right is None:
-            return None
-        if isinstance(node.op, ast.Add):
-            return left + right
-        if isinstance(node.op, ast.Sub):
-            return left - right
-        if isinstance(node.op, ast.Mult):
-            return left * right
-        if isinstance(node.op, ast.FloorDiv) and right:
-            return left // right
-    return None
+            return block_threads(ctx, value_text, found.value_node.start_byte, depth + 1)
+    return int_values(ctx, text, at)
 
 
 RULE = Rule(

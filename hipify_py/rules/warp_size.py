@@ -35,7 +35,7 @@ from hipify_py.rules.device_code import (
 )
 from hipify_py.rules.identifiers import scanner_of
 from hipify_py.rules.rule import Example, Rule, alongside
-from hipify_py.rules.values import int_values
+from hipify_py.rules.values import int_values, template_parameter
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 WARP_SIZE_LANE_MATH = D.Code(
@@ -120,6 +120,10 @@ _PRIMARY = frozenset(
 _LANE_FIX = {"%": "% warpSize", "/": "/ warpSize", "&": "& (warpSize - 1)", ">>": "/ warpSize"}
 _NUMBER = r"(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*"
 _OPERATOR = re.compile(rf"(%|&|>>|/)\s*({_NUMBER})(?![\w.])")
+# a name, or a parenthesised expression without calls, as the right operand
+_NAMED_OPERATOR = re.compile(
+    r"(%|&|>>|/)(?![=&/])\s*([A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*(?![\w(<.\[])|\([^()]*\))"
+)
 _MACRO_LANE_MATH = re.compile(
     rf"\(?\s*\bthreadIdx\s*\.\s*[xyz]\s*\)?\s*(%|&|>>|/)\s*({_NUMBER})(?![\w.])"
 )
@@ -340,6 +344,7 @@ def _lane_math(ctx: Context) -> None:
     for start, end, _ in device_bodies(ctx):
         if _in_tile_function(ctx, start):
             continue  # / 32 and % 32 over a 32-wide tile are right
+        _named_lane_math(ctx, start, end)
         for match in _OPERATOR.finditer(ctx.text, start, end):
             op, number = match.group(1), match.group(2)
             if (op, _value(number)) not in _LANE_MATH:
@@ -385,6 +390,53 @@ def _lane_math(ctx: Context) -> None:
                 hint=hint,
                 end=expression.end_byte,
             )
+
+
+def _named_lane_math(ctx: Context, start: int, end: int) -> None:
+    """``threadIdx.x % LANES``, ``threadIdx.x & (W - 1)``, ``threadIdx.x >> SHIFT``
+    where the file gives the name 32 (31, 5; rules/values.py): a constant,
+    #define or enumerator not named like the warp size (HPY422 reports those
+    where they are defined), or a template parameter that an instantiation
+    gives 32.  Only where the result is provably a lane count
+    (``lane_count_use``): a named 32 is as often a tile's or a block's size."""
+    for match in _NAMED_OPERATOR.finditer(ctx.text, start, end):
+        op, operand = match.group(1), match.group(2)
+        node = ctx.root.descendant_for_byte_range(match.start(2), match.end(2))
+        if node is None or node.start_byte != match.start(2) or node.end_byte != match.end(2):
+            continue
+        expression = node.parent
+        if expression is None or expression.type != "binary_expression":
+            continue
+        operator = expression.child_by_field_name("operator")
+        if (
+            operator is None
+            or operator.type != op
+            or expression.child_by_field_name("right") != node
+        ):
+            continue
+        if not _left_has_thread_index(ctx, expression) or not lane_count_use(ctx, expression):
+            continue  # (a named 32 is also a tile's or a block's size: a lane count only)
+        names = re.findall(r"[A-Za-z_]\w*", operand)
+        if any(
+            re.fullmatch(_WARP_NAME, name)
+            and template_parameter(ctx, name, node.start_byte) is None
+            for name in names
+        ):
+            continue  # a warp-size constant: reported where it is defined (HPY422)
+        values = int_values(ctx, operand, node.start_byte)
+        lane = sorted(v for v in values if (op, v) in _LANE_MATH)
+        if not lane:
+            continue
+        text = " ".join(ctx.node_text(expression).split())
+        ctx.report(
+            WARP_SIZE_LANE_MATH,
+            expression.start_byte,
+            f"`{text}` assumes 32-lane warps ({' '.join(operand.split())} is {lane[0]} here); a "
+            "gfx942 wavefront has 64 lanes",
+            hint="use warpSize (lane = threadIdx.x % warpSize), or give the template or "
+            "constant the wavefront width",
+            end=expression.end_byte,
+        )
 
 
 # ------------------------------------------------------------------ provable lane counts

@@ -25,7 +25,6 @@ from hipify_py.engine.context import Context
 from hipify_py.engine.lexer import matches_at, offsets_of
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.device_code import (
-    constant_value,
     device_bodies,
     function_name,
     in_device_code,
@@ -208,8 +207,14 @@ def _scans_and_lanes(ctx: Context) -> None:
             if condition is None or update is None or body is None:
                 continue
             bound = " ".join(ctx.node_text(condition).split())
-            if not _BOUND_32.search(bound) or not _GROWING.search(ctx.node_text(update)):
+            if not _GROWING.search(ctx.node_text(update)):
                 continue
+            if not _BOUND_32.search(bound):
+                limit = re.fullmatch(r"\w+\s*(<=?)\s*([^<>=]+?)\s*;?", bound)
+                if limit is None or (32 if limit.group(1) == "<" else 16) not in _followed(
+                    ctx, limit.group(2), condition.start_byte
+                ):
+                    continue
             if "__shfl" not in ctx.node_text(body):
                 continue
             ctx.report(
@@ -229,7 +234,7 @@ def _scans_and_lanes(ctx: Context) -> None:
         arguments = call.child_by_field_name("arguments")
         args = [a for a in arguments.named_children if a.type != "comment"] if arguments else []
         lane = 2 if "_sync" in match.group() else 1
-        if len(args) > lane and ctx.node_text(args[lane]).strip().rstrip("uU") == "31":
+        if len(args) > lane and _is_value(ctx, args[lane], 31):
             ctx.report(
                 WARP_SIZE_LANE_MATH,
                 call.start_byte,
@@ -292,6 +297,25 @@ def _compare_starts(text: str) -> list[int]:
         if at >= 2 and text[at - 2 : at] == "32":
             starts.append(at - 2)
     return starts
+
+
+def _followed(ctx: Context, text: str, at: int) -> frozenset[int]:
+    """The values the file gives ``text`` (rules/values.py), none where it
+    names a warp-size constant: HPY422 reports that where it is defined (and
+    --fix-warp-size may redefine it)."""
+    for name in re.findall(r"[A-Za-z_]\w*", text):
+        if re.fullmatch(_WARP_NAME, name) and template_parameter(ctx, name, at) is None:
+            return frozenset()
+    return int_values(ctx, text, at)
+
+
+def _is_value(ctx: Context, argument: tree_sitter.Node, value: int) -> bool:
+    """Is ``argument`` the literal ``value``, or a name (an expression of
+    names) that the file gives that value (rules/values.py)?"""
+    text = ctx.node_text(argument).strip()
+    if text.rstrip("uU") == str(value):
+        return True
+    return not re.fullmatch(_NUMBER, text) and value in _followed(ctx, text, argument.start_byte)
 
 
 def _number_in_code(ctx: Context, start: int, end: int) -> bool:
@@ -416,14 +440,7 @@ def _named_lane_math(ctx: Context, start: int, end: int) -> None:
             continue
         if not _left_has_thread_index(ctx, expression) or not lane_count_use(ctx, expression):
             continue  # (a named 32 is also a tile's or a block's size: a lane count only)
-        names = re.findall(r"[A-Za-z_]\w*", operand)
-        if any(
-            re.fullmatch(_WARP_NAME, name)
-            and template_parameter(ctx, name, node.start_byte) is None
-            for name in names
-        ):
-            continue  # a warp-size constant: reported where it is defined (HPY422)
-        values = int_values(ctx, operand, node.start_byte)
+        values = _followed(ctx, operand, node.start_byte)
         lane = sorted(v for v in values if (op, v) in _LANE_MATH)
         if not lane:
             continue
@@ -546,8 +563,8 @@ _HALVING = re.compile(r"(?:/=\s*2|>>=\s*1|=\s*\w+\s*/\s*2|=\s*\w+\s*>>\s*1)\b")
 def _reductions(ctx: Context) -> None:
     text = ctx.text
     for start, end, _ in device_bodies(ctx):
-        pos = text.find("16", start, end)  # a reduction from 16 mentions 16: skip the rest
-        if pos == -1:
+        # a reduction from 16 mentions 16, or shuffles with an offset a name gives
+        if text.find("16", start, end) == -1 and text.find("__shfl", start, end) == -1:
             continue
         tile = _in_tile_function(ctx, start)
         for for_at in occurrences(text[start:end], "for"):
@@ -560,11 +577,20 @@ def _reductions(ctx: Context) -> None:
             if init is None or update is None:
                 continue
             init_text = " ".join(ctx.node_text(init).split())
-            if not re.search(r"=\s*16[uU]?\s*;?$", init_text) or not _HALVING.search(
-                ctx.node_text(update)
-            ):
+            if not _HALVING.search(ctx.node_text(update)):
                 continue
             body = loop.child_by_field_name("body")
+            if not re.search(r"=\s*16[uU]?\s*;?$", init_text):
+                # a start a name gives (LANES / 2, a template parameter): where the
+                # loop shuffles, the file's values of it (rules/values.py)
+                start_value = re.search(r"=\s*([^=;]+?)\s*;?$", init_text)
+                if (
+                    start_value is None
+                    or body is None
+                    or "__shfl" not in ctx.node_text(body)
+                    or 16 not in _followed(ctx, start_value.group(1), init.start_byte)
+                ):
+                    continue
             if tile and (body is None or "__shfl" not in ctx.node_text(body)):
                 continue  # tile.shfl_down over a 32-wide tile: right
             ctx.report(
@@ -587,7 +613,7 @@ def _reductions(ctx: Context) -> None:
         offset_index = (
             2 if "_sync" in ctx.node_text(call.child_by_field_name("function") or call) else 1
         )
-        if len(args) > offset_index and ctx.node_text(args[offset_index]).strip() == "16":
+        if len(args) > offset_index and _is_value(ctx, args[offset_index], 16):
             ctx.report(
                 WARP_SIZE_REDUCTION,
                 call.start_byte,
@@ -829,14 +855,8 @@ def _shared_arrays(ctx: Context) -> None:
             size_text = match.group(2).strip()
             if not size_text:
                 continue
-            value = (
-                size_text
-                if re.fullmatch(_NUMBER, size_text)
-                else (constant_value(ctx, size_text, name_start) or "")
-            )
-            value = value.strip()
-            if not re.fullmatch(_NUMBER, value) or _value(value) != 32:
-                continue
+            if 32 not in int_values(ctx, size_text, name_start):
+                continue  # (followed through constants and template parameters: values.py)
             declared = " ".join(match.group().split())
             ctx.report(
                 WARP_SIZE_SHARED_ARRAY,

@@ -8,6 +8,17 @@ size is a multiple of the wavefront, 64 on gfx942 ("BlockSize must be a
 multiple of hardware warpsize", hipcc 7.2.4), so the translation does not
 compile.  Reported at the type, with the fix.
 
+The block size and the algorithm are followed (rules/values.py) through
+``#define``s, ``const``/``constexpr`` constants, enumerators, arithmetic and
+template parameters: a ``typedef cub::BlockLoad<T, BLOCK_THREADS, ITEMS,
+cub::BLOCK_LOAD_WARP_TRANSPOSE>`` in a template kernel is reported when an
+instantiation in the file gives BLOCK_THREADS a size that is not a multiple
+of 64 (``k<float, 32, 4><<<...>>>``, or ``Test<32, 32>()`` whose body
+launches ``k<float, BLOCK, ITEMS>``), naming those sizes; the type may be a
+typedef, a using alias, an alias template or a member typedef of a class
+template, and after ``using namespace cub;`` it may be written without
+``cub::``.
+
 Also: ``cub::CachingDeviceAllocator`` constructed with arguments.  hipCUB's
 CUB backend (HIP's NVIDIA platform) derives its CachingDeviceAllocator from
 CUB's without forwarding the constructors (hipCUB 5.7.1 to 7.2.4), so only
@@ -31,8 +42,12 @@ CUB_WARP_TRANSPOSE_BLOCK = D.Code(
     "a hipCUB BlockLoad/BlockStore with a warp-transpose algorithm and a block that is not "
     "whole 64-lane wavefronts",
     why="CUB needs whole 32-lane warps for BLOCK_LOAD_WARP_TRANSPOSE; rocPRIM (under hipCUB) "
-    "static_asserts that the block size is a multiple of the wavefront, 64 on gfx942.",
-    example="cub::BlockLoad<int, 32, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>",
+    "static_asserts that the block size is a multiple of the wavefront, 64 on gfx942.  The "
+    "block size and the algorithm are followed through #defines, constants, enumerators and "
+    "template parameters (each instantiation in the file, through outer templates too).",
+    example="cub::BlockLoad<int, 32, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>\n"
+    "template <typename T, int BLOCK_THREADS> __global__ void k() { typedef cub::BlockLoad<T, "
+    "BLOCK_THREADS, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE> L; }  // k<float, 32><<<1, 32>>>()",
     fix="Use a block of a multiple of 64 threads, or the DIRECT / TRANSPOSE algorithm.",
 )
 CUB_ALLOCATOR_ARGUMENTS = D.Code(

@@ -11,6 +11,16 @@ a lane count, a shuffle width or the start of a halving reduction loop.
 
 Code working on a 32-wide cooperative-groups tile (``tiled_partition<32>``)
 is left alone: offsets from 16 and ``/ 32`` are right there.
+
+What it follows (rules/values.py): a launch's block size, a reduction's
+first offset, a scan's bound, a shuffle's source lane, a shared array's size
+and the right operand of lane math are resolved through ``#define``s,
+``const``/``constexpr`` constants, enumerators, arithmetic and template
+parameters (each instantiation in the file with explicit template
+arguments, through outer templates too).  A named operand of lane math is
+reported only where the result is provably a lane count (a named 32 is as
+often a tile's size), and a constant named like the warp size is HPY422's,
+reported where it is defined.
 """
 
 from __future__ import annotations
@@ -44,8 +54,11 @@ WARP_SIZE_LANE_MATH = D.Code(
     "lane or warp index computed with 32 (`% 32`, `& 31`, `>> 5`, `/ 32`)",
     why="A gfx942 wavefront has 64 lanes: threadIdx.x % 32 gives two lanes the same id and "
     "threadIdx.x / 32 puts one wavefront in two warps.  The code compiles and computes wrong "
-    "answers.",
-    example="int lane = threadIdx.x % 32;",
+    "answers.  A named operand (`threadIdx.x % LANES`, a template parameter W instantiated "
+    "with 32) is followed to its values (#defines, constants, enumerators, template "
+    "instantiations: rules/values.py) and reported where the result is provably a lane count.",
+    example="int lane = threadIdx.x % 32;\ntemplate <int W> __global__ void k() { int lane = "
+    "threadIdx.x % W; if (lane == 0) ... }  // k<32><<<...>>>",
     fix="Use warpSize (threadIdx.x % warpSize); --fix-warp-size rewrites it when the operand is "
     "threadIdx and the value is only compared, stored or used as a shuffle lane: never a "
     "shift amount or bit index (1u << (threadIdx.x % 32) indexes the bits of a 32-bit word), "
@@ -57,7 +70,9 @@ WARP_SIZE_REDUCTION = D.Code(
     D.Severity.WARNING,
     "a warp reduction that starts at offset 16 (covers 32 lanes)",
     why="With 64 lanes the step at offset 32 is missing, so the two halves of the wavefront "
-    "are never combined.",
+    "are never combined.  A start (or a scan's bound) written as a name is followed to its "
+    "values: #defines, constants, enumerators, template parameters through their "
+    "instantiations (rules/values.py).",
     example="for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(~0u, v, offset);",
     fix="Start at warpSize / 2.  Loops over a 32-wide cooperative-groups tile "
     "(tiled_partition<32>) are right and not reported.",
@@ -80,7 +95,9 @@ WARP_SIZE_SHARED_ARRAY = D.Code(
     "per-warp-shared-array-32",
     D.Severity.WARNING,
     "a one-dimensional __shared__ array of 32 elements (one slot per 32-lane warp)",
-    why="Indexed by warp (threadIdx.x / 32) or by lane, it no longer matches 64-lane wavefronts.",
+    why="Indexed by warp (threadIdx.x / 32) or by lane, it no longer matches 64-lane wavefronts. "
+    "A size written as a name is followed to its values (#defines, constants, enumerators, "
+    "template parameters through their instantiations: rules/values.py).",
     example="__shared__ float warp_sums[32];",
     fix="Size it by blockDim.x / warpSize and index it with threadIdx.x / warpSize.",
 )
@@ -100,7 +117,9 @@ WARP_SIZE_BLOCK = D.Code(
     "a kernel that uses warp intrinsics launched with a block size that is not a multiple of 64",
     why="The last wavefront of each block is partly empty, so full-mask shuffles and votes read "
     "lanes that do not exist.  Kernels that call a __device__ helper (or a macro) using warp "
-    "functions count too.",
+    "functions count too.  The block size is followed through dim3 variables, #defines, "
+    "constants, enumerators, arithmetic and template parameters (a launch inside "
+    "template <int B> void launch() reached by launch<96>(): rules/values.py).",
     example="reduce<<<grid, 96>>>(...);\ndim3 block(48, 2);\nreduce<<<grid, block>>>(...);",
     fix="Launch a multiple of 64 threads per block.",
 )

@@ -464,3 +464,24 @@ def test_a_shared_array_size_follows_values(
         f"void h(float* p) {{ k<{value}><<<1, 64>>>(p); }}\n"
     )
     assert bool(codes(src, "HPY423")) == reported
+
+
+# ------------------------------------------------------------------ masks (HPY401)
+
+
+@pytest.mark.parametrize(
+    ("mask", "noted"), [("0xffffffff", True), ("~0u", True), ("0xffff", False)]
+)
+def test_a_template_parameter_mask_names_the_full_mask_an_instantiation_gives(
+    mask: str, noted: bool
+) -> None:
+    src = (
+        "#include <cuda_runtime.h>\n"
+        "template <unsigned MASK> __device__ float red(float v) "
+        "{ return __shfl_down_sync(MASK, v, 1); }\n"
+        f"__global__ void k(float* p) {{ p[0] = red<{mask}>(p[0]); }}\n"
+    )
+    (found,) = codes(src, "HPY401", hip_version="7.2")
+    assert ("an instantiation in this file gives it" in found[1]) == noted
+    if noted:
+        assert f"gives it {mask}, CUDA's full mask" in found[1]

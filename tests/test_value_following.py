@@ -8,6 +8,7 @@ Each arrival path is checked per rule, with its 64-lane negative."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -113,6 +114,32 @@ def test_values_follow_every_arrival_path(marker: str, expression: str, expected
 def test_a_macro_parameter_has_no_value() -> None:
     src = "#define SIZE 32\n#define USE(SIZE) k<SIZE>()\n"
     assert values(src, "k<", "SIZE") == set()
+
+
+def test_many_layers_of_many_instantiations_stay_fast() -> None:
+    """Every layer instantiates the one below six times with its own
+    parameter: 6**12 paths, each expression's values found once (a memo per
+    file; found on CUB's own tests, which took minutes before it)."""
+    layers = 12
+    lines = ["template <int N> __global__ void k0() { int here = N; }"]
+    for layer in range(1, layers + 1):
+        calls = " ".join(f"k{layer - 1}<N + {i}>();" for i in range(6))
+        lines.append(f"template <int N> void k{layer}() {{ {calls} }}")
+    lines.append(f"void h() {{ k{layers}<32>(); }}")
+    src = "\n".join(lines) + "\n"
+    started = time.monotonic()
+    found = values(src, "int here", "N")
+    assert time.monotonic() - started < 10
+    assert 32 in found and 32 + 5 * layers in found
+
+
+def test_a_template_that_instantiates_itself_ends() -> None:
+    src = (
+        "template <int N> struct F { static constexpr int V = N * F<N - 1>::V; int here; };\n"
+        "template <> struct F<0> { static constexpr int V = 1; };\n"
+        "F<5> f;\n"
+    )
+    assert 5 in values(src, "int here", "N")
 
 
 def test_a_template_parameter_shadows_a_constant_of_the_same_name() -> None:

@@ -36,7 +36,7 @@ from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.device_code import declared_name, macro_at, visible
 
-_DEPTH = 8  # names followed through names (a cycle ends here too)
+_DEPTH = 40  # names followed through names, at most (the memo ends cycles)
 _COMBINATIONS = 64  # value sets multiplied out in one expression, at most
 _NUMBER = re.compile(r"(0[xX][0-9a-fA-F]+|0[bB][01]+|\d+)[uUlL]*\Z")
 _NAME = re.compile(r"(?:::\s*)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*\Z")
@@ -70,7 +70,20 @@ class Arrival(NamedTuple):
 
 def int_values(ctx: Context, text: str, at: int, depth: int = 0) -> frozenset[int]:
     """The integer values the expression ``text`` (written at ``at``) can
-    take in this file; empty when the file does not fix any."""
+    take in this file; empty when the file does not fix any.  Memoised per
+    file; an expression met again while its own values are being found (a
+    cycle) adds none."""
+    memo = ctx.facts.values_of
+    key = (text, at)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    memo[key] = frozenset()  # (a cycle ends here)
+    found = memo[key] = _int_values(ctx, text, at, depth)
+    return found
+
+
+def _int_values(ctx: Context, text: str, at: int, depth: int) -> frozenset[int]:
     text = _CASTS.sub(" ", text).strip()
     while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
         text = text[1:-1].strip()
@@ -88,18 +101,22 @@ def int_values(ctx: Context, text: str, at: int, depth: int = 0) -> frozenset[in
     return _arithmetic(ctx, text, at, depth)
 
 
-def leaf_texts(ctx: Context, text: str, at: int, depth: int = 0) -> set[str]:
+def leaf_texts(ctx: Context, text: str, at: int) -> set[str]:
     """The expressions a name (or any text) ends as, followed through
     ``arrivals``: the text itself where it is not a name the file defines."""
-    text = text.strip()
-    if depth >= _DEPTH or not _NAME.match(text):
-        return {text}
-    found = arrivals(ctx, text, at, depth)
-    if not found:
-        return {text}
     leaves: set[str] = set()
-    for arrival in found:
-        leaves |= leaf_texts(ctx, arrival.text, arrival.at, depth + 1)
+    seen: set[tuple[str, int]] = set()
+    pending = [(text.strip(), at, 0)]
+    while pending:
+        current, where, depth = pending.pop()
+        if (current, where) in seen:
+            continue
+        seen.add((current, where))
+        found = arrivals(ctx, current, where, depth) if _NAME.match(current) else []
+        if not found or depth >= _DEPTH:
+            leaves.add(current)
+            continue
+        pending.extend((a.text.strip(), a.at, depth + 1) for a in found)
     return leaves
 
 
@@ -160,6 +177,19 @@ def template_arguments(
 ) -> list[Arrival]:
     """The ``index``-th template argument of each instantiation, in this file,
     of what ``template`` declares (its default where one leaves it out)."""
+    memo = ctx.facts.template_arguments
+    key = (template.id, index)
+    if key in memo:
+        return [Arrival(text, at) for text, at in memo[key]]
+    memo[key] = []  # (a template that instantiates itself ends here)
+    found = _template_arguments(ctx, template, index, default)
+    memo[key] = [(a.text, a.at) for a in found]
+    return found
+
+
+def _template_arguments(
+    ctx: Context, template: tree_sitter.Node, index: int, default: str | None
+) -> list[Arrival]:
     entity = template_name(ctx, template)
     if not entity:
         return []

@@ -390,6 +390,32 @@ def test_lane_math_follows_a_named_operand(
     assert bool(found) == reported, found
 
 
+@pytest.mark.parametrize(
+    ("check", "kernel"),
+    [
+        ("HPY420", "int lane = threadIdx.x % W; if (lane == 0) p[0] = 1;"),
+        ("HPY423", "__shared__ float s[W]; s[0] = p[0]; p[1] = s[0];"),
+        (
+            "HPY421",
+            "float v = p[0]; for (int o = W / 2; o > 0; o /= 2) v += "
+            "__shfl_down_sync(0xffffffff, v, o); p[0] = v;",
+        ),
+    ],
+)
+def test_code_instantiated_for_several_widths_is_written_for_any_width(
+    check: str, kernel: str
+) -> None:
+    """A logical warp width (CUB's LOGICAL_WARP_THREADS) instantiated with 32
+    and 16: generic code, not reported; with 32 alone it is."""
+    head = (
+        f"#include <cuda_runtime.h>\ntemplate <int W> __global__ void k(float* p) {{ {kernel} }}\n"
+    )
+    generic = head + "void h(float* p) { k<32><<<1, 64>>>(p); k<16><<<1, 64>>>(p); }\n"
+    only_32 = head + "void h(float* p) { k<32><<<1, 64>>>(p); }\n"
+    assert codes(generic, check) == []
+    assert codes(only_32, check) != []
+
+
 def test_lane_math_with_a_named_operand_only_where_it_is_a_lane_count() -> None:
     """A named 32 is as often a tile's size: an index is not reported
     (tile[threadIdx.y % TILE][threadIdx.x % TILE])."""

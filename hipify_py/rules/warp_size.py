@@ -17,10 +17,13 @@ first offset, a scan's bound, a shuffle's source lane, a shared array's size
 and the right operand of lane math are resolved through ``#define``s,
 ``const``/``constexpr`` constants, enumerators, arithmetic and template
 parameters (each instantiation in the file with explicit template
-arguments, through outer templates too).  A named operand of lane math is
-reported only where the result is provably a lane count (a named 32 is as
-often a tile's size), and a constant named like the warp size is HPY422's,
-reported where it is defined.
+arguments, through outer templates too).  Except for the block size (any
+instantiation with a bad one is a bad launch), a name is reported only where
+every value the file gives it is the 32-lane one: code instantiated for
+several widths (CUB's LOGICAL_WARP_THREADS) is written for any width.  A
+named operand of lane math is reported only where the result is provably a
+lane count (a named 32 is as often a tile's size), and a constant named like
+the warp size is HPY422's, reported where it is defined.
 """
 
 from __future__ import annotations
@@ -230,9 +233,9 @@ def _scans_and_lanes(ctx: Context) -> None:
                 continue
             if not _BOUND_32.search(bound):
                 limit = re.fullmatch(r"\w+\s*(<=?)\s*([^<>=]+?)\s*;?", bound)
-                if limit is None or (32 if limit.group(1) == "<" else 16) not in _followed(
-                    ctx, limit.group(2), condition.start_byte
-                ):
+                if limit is None or _followed(ctx, limit.group(2), condition.start_byte) != {
+                    32 if limit.group(1) == "<" else 16
+                }:
                     continue
             if "__shfl" not in ctx.node_text(body):
                 continue
@@ -321,7 +324,10 @@ def _compare_starts(text: str) -> list[int]:
 def _followed(ctx: Context, text: str, at: int) -> frozenset[int]:
     """The values the file gives ``text`` (rules/values.py), none where it
     names a warp-size constant: HPY422 reports that where it is defined (and
-    --fix-warp-size may redefine it)."""
+    --fix-warp-size may redefine it).  The checks that read intent from a
+    number (lane math, a reduction's start, ...) report only where every
+    value is the 32-lane one: code a template instantiates for several
+    widths (CUB's LOGICAL_WARP_THREADS) is written for any width."""
     for name in re.findall(r"[A-Za-z_]\w*", text):
         if re.fullmatch(_WARP_NAME, name) and template_parameter(ctx, name, at) is None:
             return frozenset()
@@ -334,7 +340,7 @@ def _is_value(ctx: Context, argument: tree_sitter.Node, value: int) -> bool:
     text = ctx.node_text(argument).strip()
     if text.rstrip("uU") == str(value):
         return True
-    return not re.fullmatch(_NUMBER, text) and value in _followed(ctx, text, argument.start_byte)
+    return not re.fullmatch(_NUMBER, text) and _followed(ctx, text, argument.start_byte) == {value}
 
 
 def _number_in_code(ctx: Context, start: int, end: int) -> bool:
@@ -461,8 +467,8 @@ def _named_lane_math(ctx: Context, start: int, end: int) -> None:
             continue  # (a named 32 is also a tile's or a block's size: a lane count only)
         values = _followed(ctx, operand, node.start_byte)
         lane = sorted(v for v in values if (op, v) in _LANE_MATH)
-        if not lane:
-            continue
+        if not lane or len(lane) != len(values):
+            continue  # (some instantiation gives it another width: generic code)
         text = " ".join(ctx.node_text(expression).split())
         ctx.report(
             WARP_SIZE_LANE_MATH,
@@ -607,7 +613,7 @@ def _reductions(ctx: Context) -> None:
                     start_value is None
                     or body is None
                     or "__shfl" not in ctx.node_text(body)
-                    or 16 not in _followed(ctx, start_value.group(1), init.start_byte)
+                    or _followed(ctx, start_value.group(1), init.start_byte) != {16}
                 ):
                     continue
             if tile and (body is None or "__shfl" not in ctx.node_text(body)):
@@ -874,8 +880,8 @@ def _shared_arrays(ctx: Context) -> None:
             size_text = match.group(2).strip()
             if not size_text:
                 continue
-            if 32 not in int_values(ctx, size_text, name_start):
-                continue  # (followed through constants and template parameters: values.py)
+            if int_values(ctx, size_text, name_start) != {32}:
+                continue  # (every value the file gives it: constants, template arguments)
             declared = " ".join(match.group().split())
             ctx.report(
                 WARP_SIZE_SHARED_ARRAY,

@@ -173,3 +173,15 @@ def test_device_code_in_a_string_or_comment_is_not_device_code() -> None:
         "void h() { cudaDeviceSynchronize(); }\n"
     )
     assert reported(src) == []
+
+
+def test_a_macro_defined_for_the_host_pass_only_is_not_the_device_one() -> None:
+    src = CHILD + (
+        "#ifdef __CUDA_ARCH__\n"
+        "#define CHECK(x) (x)\n"
+        "#else\n"
+        "#define CHECK(x) do { if ((x) != cudaSuccess) cudaDeviceReset(); } while (0)\n"
+        "#endif\n"
+        "__device__ int twice(int v) { CHECK(v); return 2 * v; }\n"
+    )
+    assert reported(src) == []

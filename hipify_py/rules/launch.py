@@ -172,9 +172,11 @@ def _host_macro_uses(
     #define bodies, of a macro of this file whose body launches a kernel or
     calls the runtime (directly or through another such macro)."""
     from hipify_py.engine.words import occurrences
-    from hipify_py.rules.device_code import macro_at, macro_definitions
+    from hipify_py.rules.device_code import host_pass_only, macro_at, macro_definitions
 
-    macros = macro_definitions(ctx)
+    # (a definition under #ifndef __CUDA_ARCH__ is the host pass's: the
+    # device pass expands another one)
+    macros = [m for m in macro_definitions(ctx) if not host_pass_only(ctx, m.start_byte)]
     if not macros:
         return []
     does: dict[str, str] = {}

@@ -374,5 +374,18 @@ RULE = Rule(
             "__global__ void k(int n);\n"
             "void f() { k<<<1, 2>>>(3); }\n"
         ),
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "#define SYNC() cudaDeviceSynchronize()\n"
+                "__device__ void wait() { SYNC(); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#define SYNC() hipDeviceSynchronize()\n"
+                "__device__ void wait() { SYNC(); }\n"
+            ),
+            frozenset({"HPY302"}),
+        ),
     ),
 )

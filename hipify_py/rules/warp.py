@@ -26,6 +26,11 @@ Facts (provenance in the comments and in docs/diagnostics.md):
 
 Masks are resolved where they are used (rules/device_code.py ``visible``): a
 function or macro parameter shadows a constant of the same name elsewhere.
+What a mask follows: ``#define``s, ``const``/``constexpr`` constants, locals
+used only as masks, a parameter's default, the arguments of a mask macro,
+and (for the diagnostic only) a template parameter's arguments at each
+instantiation in the file (rules/values.py): a ``template <unsigned MASK>``
+given CUDA's full mask keeps lanes 0-31 once cast to 64 bits, which is said.
 """
 
 from __future__ import annotations

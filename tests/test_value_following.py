@@ -251,6 +251,37 @@ def test_cub_only_the_bad_instantiations_are_named() -> None:
     assert "and 32 or 96 threads (BLOCK_THREADS)" in found[1]
 
 
+JOINT_KERNEL = (
+    CUB_HEAD + "template <int BLOCK_THREADS, cub::BlockLoadAlgorithm ALGORITHM>\n"
+    "__global__ void k(int* p) {\n"
+    "    typedef cub::BlockLoad<int, BLOCK_THREADS, 4, ALGORITHM> L;\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("instantiations", "reported"),
+    [
+        # one instantiation's size and algorithm go together
+        ("k<32, cub::BLOCK_LOAD_DIRECT><<<1, 32>>>(p); k<64, " + WT + "><<<1, 64>>>(p);", False),
+        ("k<32, " + WT + "><<<1, 32>>>(p); k<64, cub::BLOCK_LOAD_DIRECT><<<1, 64>>>(p);", True),
+    ],
+)
+def test_cub_size_and_algorithm_of_one_instantiation_go_together(
+    instantiations: str, reported: bool
+) -> None:
+    direct = JOINT_KERNEL + f"void h(int* p) {{ {instantiations} }}\n"
+    assert bool(codes(direct, "HPY427")) == reported
+    # the same through a second template
+    outer = JOINT_KERNEL + (
+        "template <int B, cub::BlockLoadAlgorithm A> void run(int* p) { k<B, A><<<1, B>>>(p); }\n"
+        + "void h(int* p) { "
+        + instantiations.replace("<<<1, 32>>>", "").replace("<<<1, 64>>>", "").replace("k<", "run<")
+        + " }\n"
+    )
+    assert bool(codes(outer, "HPY427")) == reported
+
+
 def test_cub_an_uninstantiated_template_is_not_reported() -> None:
     assert codes(TEMPLATE_KERNEL, "HPY427") == []
 

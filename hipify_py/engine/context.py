@@ -78,6 +78,9 @@ class FileFacts:
     # values where it stands, and a template parameter's arguments
     values_of: dict[tuple[str, int], frozenset[int]] = field(default_factory=dict)
     template_arguments: dict[tuple[int, int], list[tuple[str, int]]] = field(default_factory=dict)
+    # template declaration id -> (each instantiation's arguments, where the
+    # defaults are written)
+    instantiations: dict[int, list[tuple[list[tuple[str, int]], int]]] = field(default_factory=dict)
     # memos of warp
     warp_legacy: dict[str, str] | None = None  # _sync name -> its pre-6.2 form (the table's)
     type_aliases: dict[str, str] | None = None

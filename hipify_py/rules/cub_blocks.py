@@ -17,7 +17,9 @@ of 64 (``k<float, 32, 4><<<...>>>``, or ``Test<32, 32>()`` whose body
 launches ``k<float, BLOCK, ITEMS>``), naming those sizes; the type may be a
 typedef, a using alias, an alias template or a member typedef of a class
 template, and after ``using namespace cub;`` it may be written without
-``cub::``.
+``cub::``.  The size and the algorithm of one instantiation are read
+together (``values.joint``): ``<32, DIRECT>`` and ``<64, WARP_TRANSPOSE>``
+are not ``<32, WARP_TRANSPOSE>``.
 
 Also: ``cub::CachingDeviceAllocator`` constructed with arguments.  hipCUB's
 CUB backend (HIP's NVIDIA platform) derives its CachingDeviceAllocator from
@@ -32,7 +34,7 @@ import re
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.rules.rule import Example, Rule, alongside
-from hipify_py.rules.values import int_values, leaf_texts
+from hipify_py.rules.values import Arrival, int_values, joint, leaf_texts
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 CUB_WARP_TRANSPOSE_BLOCK = D.Code(
@@ -110,19 +112,31 @@ def _warp_transpose(ctx: Context) -> None:
         if len(arguments) < 4:
             continue
         at = match.end()
-        algorithms = sorted(
-            leaf for leaf in leaf_texts(ctx, arguments[3], at) if "WARP_TRANSPOSE" in leaf
-        )
-        if not algorithms:
-            continue
         threads_text = " ".join(arguments[1].split())
-        bad = sorted(v for v in int_values(ctx, threads_text, at) if v % WAVEFRONT)
-        if not bad:
+        algorithms: set[str] = set()
+        bad_values: set[int] = set()
+        # the size and the algorithm of one instantiation together (values.joint)
+        for threads_arrival, algorithm_arrival in joint(
+            ctx, (Arrival(threads_text, at), Arrival(arguments[3], at))
+        ):
+            transposing = {
+                leaf
+                for leaf in leaf_texts(ctx, algorithm_arrival.text, algorithm_arrival.at)
+                if "WARP_TRANSPOSE" in leaf
+            }
+            sizes = int_values(ctx, threads_arrival.text, threads_arrival.at)
+            wrong = {v for v in sizes if v % WAVEFRONT}
+            if transposing and wrong:
+                algorithms |= transposing
+                bad_values |= wrong
+        if not bad_values:
             continue
+        bad = sorted(bad_values)
         threads = " or ".join(str(v) for v in bad)
         algorithm = " ".join(arguments[3].split())
-        if algorithm != algorithms[0]:
-            algorithm = f"{algorithm} ({algorithms[0]})"
+        first = sorted(algorithms)[0]
+        if algorithm != first:
+            algorithm = f"{algorithm} ({first})"
         ctx.report(
             CUB_WARP_TRANSPOSE_BLOCK,
             match.start(),

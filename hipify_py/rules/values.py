@@ -19,7 +19,8 @@ through what the file itself says.
 What the file does not fix (a function parameter, a runtime value, a
 template argument deduced from a call) adds no value: the result is the set
 of values the file shows, empty when it shows none.  ``arrivals`` gives the
-same for any text (the algorithm argument of a CUB block type).
+same for any text (the algorithm argument of a CUB block type), and
+``joint`` keeps several expressions of one instantiation together.
 """
 
 from __future__ import annotations
@@ -204,6 +205,93 @@ def _template_arguments(
             parameters = template.child_by_field_name("parameters")
             at = parameters.start_byte if parameters is not None else template.start_byte
             found.append(Arrival(default, at))
+    return found
+
+
+_JOINT_LIMIT = 256  # joint readings of one set of expressions, at most
+
+
+def joint(ctx: Context, arrivals_: tuple[Arrival, ...]) -> list[tuple[Arrival, ...]]:
+    """The expressions together, per instantiation: where several of them
+    are parameters of one template, each instantiation of it gives all of
+    them at once (``<32, DIRECT>`` and ``<64, WARP_TRANSPOSE>`` are not read
+    as ``<32, WARP_TRANSPOSE>``), through outer templates too.  An
+    expression that is no template parameter stays as it is (``int_values``
+    and ``leaf_texts`` read it); at most _JOINT_LIMIT readings."""
+    done: list[tuple[Arrival, ...]] = []
+    pending: list[tuple[tuple[Arrival, ...], int]] = [(arrivals_, 0)]
+    while pending and len(done) < _JOINT_LIMIT:
+        current, depth = pending.pop()
+        bound = _bound_parameters(ctx, current) if depth < _DEPTH else None
+        if bound is None:
+            done.append(current)
+            continue
+        template, indices = bound
+        for arguments, default_at in _instantiations(ctx, template):
+            replaced = list(current)
+            complete = True
+            for position, (index, default) in indices.items():
+                if index < len(arguments):
+                    replaced[position] = arguments[index]
+                elif default is not None:
+                    replaced[position] = Arrival(default, default_at)
+                else:
+                    complete = False
+            if complete:
+                pending.append((tuple(replaced), depth + 1))
+    return done
+
+
+def _bound_parameters(
+    ctx: Context, arrivals_: tuple[Arrival, ...]
+) -> tuple[tree_sitter.Node, dict[int, tuple[int, str | None]]] | None:
+    """The template whose parameters the first template-parameter name among
+    ``arrivals_`` is, and (position -> its index and default) for every one
+    of them that is a parameter of that same template."""
+    template: tree_sitter.Node | None = None
+    indices: dict[int, tuple[int, str | None]] = {}
+    for position, arrival in enumerate(arrivals_):
+        text = arrival.text.strip()
+        if not _NAME.match(text) or "::" in text:
+            continue
+        found = visible(ctx, text, arrival.at)
+        if found is not None and found.kind in ("define", "macro-parameter", "local", "parameter"):
+            continue
+        parameter = template_parameter(ctx, text, arrival.at)
+        if parameter is None:
+            continue
+        if template is None:
+            template = parameter[0]
+        if parameter[0].id == template.id:
+            indices[position] = (parameter[1], parameter[2])
+    return None if template is None else (template, indices)
+
+
+def _instantiations(ctx: Context, template: tree_sitter.Node) -> list[tuple[list[Arrival], int]]:
+    """The template argument list of each instantiation of ``template`` in
+    this file, and where its defaults are written (memoised per file)."""
+    memo = ctx.facts.instantiations
+    cached = memo.get(template.id)
+    if cached is not None:
+        return [([Arrival(t, a) for t, a in arguments], at) for arguments, at in cached]
+    found = _find_instantiations(ctx, template)
+    memo[template.id] = [([(a.text, a.at) for a in arguments], at) for arguments, at in found]
+    return found
+
+
+def _find_instantiations(
+    ctx: Context, template: tree_sitter.Node
+) -> list[tuple[list[Arrival], int]]:
+    entity = template_name(ctx, template)
+    if not entity:
+        return []
+    parameters = template.child_by_field_name("parameters")
+    default_at = parameters.start_byte if parameters is not None else template.start_byte
+    found = []
+    for offset in occurrences(ctx.text, entity):
+        arguments = _instantiation(ctx, offset, len(entity), template)
+        if arguments is not None:
+            found.append((arguments, default_at))
     return found
 
 

@@ -60,9 +60,11 @@ def test_macro_call_cut_by_the_end_of_the_body_gets_no_fix() -> None:
     assert "hipStreamWaitEvent(s," in result and ", 0" not in result
 
 
-def test_trap_becomes_the_clang_builtin() -> None:
+def test_trap_not_alone_on_its_line_becomes_the_platform_helper() -> None:
     src = "__global__ void k(int* p) { if (!p) __trap(); }\n"
-    assert "__builtin_trap();" in out(src)
+    result = out(src)
+    assert "if (!p) hipify_py_trap(); }" in result
+    assert "#define hipify_py_trap __builtin_trap" in result
 
 
 @pytest.mark.parametrize(

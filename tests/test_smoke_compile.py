@@ -79,6 +79,10 @@ BOTH_PLATFORMS = [
     # PTX trap stays PTX on NVIDIA (nvcc has no device __builtin_trap)
     "288-ptx-trap-builtin",
     "290-trap-both-platforms",
+    # ... and in every other shape, through the hipify_py_trap helper macro
+    "296-trap-every-shape-both-platforms",
+    # value tests of the platform macros HIP defines empty: defined() tests
+    "297-empty-platform-macro-value-tests",
     # CUDA's Thrust on NVIDIA: its thrust/system/cuda headers, thrust::hip an alias
     "291-thrust-cuda-policy-both-platforms",
     # HIP 5.7.1's NVIDIA headers have no hipMallocAsync template either

@@ -74,6 +74,13 @@ class FileFacts:
     macro_definitions: list[tree_sitter.Node] | None = None
     defines: dict[str, list[tuple[str, int]]] | None = None  # object-like #defines
     file_constants: dict[str, tuple[str, int] | None] = field(default_factory=dict)
+    # memos of values (cub_blocks, warp, warp_size use it): an expression's
+    # values where it stands, and a template parameter's arguments
+    values_of: dict[tuple[str, int], frozenset[int]] = field(default_factory=dict)
+    template_arguments: dict[tuple[int, int], list[tuple[str, int]]] = field(default_factory=dict)
+    # template declaration id -> (each instantiation's arguments, where the
+    # defaults are written)
+    instantiations: dict[int, list[tuple[list[tuple[str, int]], int]]] = field(default_factory=dict)
     # memos of warp
     warp_legacy: dict[str, str] | None = None  # _sync name -> its pre-6.2 form (the table's)
     type_aliases: dict[str, str] | None = None

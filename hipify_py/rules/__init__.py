@@ -42,6 +42,7 @@ HELPERS = (
     "platform_split",
     "rule",
     "std_headers",
+    "values",
 )
 
 # The rules whose ``may_apply`` can admit a file on its own (the others answer

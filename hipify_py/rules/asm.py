@@ -4,7 +4,10 @@ PTX is NVIDIA's virtual ISA; hipcc cannot assemble it for gfx942, and no
 translation exists in general.  Every site is an error-level diagnostic that
 quotes the instructions; the rest of the file is still translated.  ``trap`` and
 ``brkpt`` without operands become clang builtins (for AMD; the PTX stays for
-HIP's NVIDIA platform, and PTX in such a branch is not reported).  Host-side
+HIP's NVIDIA platform, and PTX in such a branch is not reported); a statement
+not alone on its line (``if (x) asm("trap;");``) becomes the helper macro
+``hipify_py_trap()`` / ``hipify_py_brkpt()`` instead (rules/platform_split.py:
+``__trap`` / ``__brkpt`` on NVIDIA, where nvcc takes no ``__builtin_trap``).  Host-side
 ``asm`` (x86) is left alone unless its text looks like PTX.  Inside a
 ``#define`` body (opaque text to the parser) an ``asm`` statement is reported
 when its text looks like PTX: where the macro expands is not known.  AMD GCN
@@ -22,7 +25,12 @@ from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.rules.device_code import in_device_code
 from hipify_py.rules.identifiers import scanner_of
-from hipify_py.rules.platform_split import alone_statement, on_nvidia_side, split_for_nvidia
+from hipify_py.rules.platform_split import (
+    alone_statement,
+    on_nvidia_side,
+    platform_helper,
+    split_for_nvidia,
+)
 from hipify_py.rules.rule import Example, Rule
 from hipify_py.tables.table import MappingTable
 
@@ -108,7 +116,9 @@ def _to_builtin(ctx: Context, node: tree_sitter.Node, builtin: str) -> None:
     ctx.stats.converted[("device", "asm")] += 1
     statement = alone_statement(ctx, node)
     if statement is None:
-        ctx.edit(node.start_byte, node.end_byte, builtin, "asm")
+        # not alone on its line: a helper macro right on both platforms
+        helper = platform_helper(ctx, builtin.removesuffix("()"))
+        ctx.edit(node.start_byte, node.end_byte, f"{helper}()" if helper else builtin, "asm")
     else:
         split_for_nvidia(ctx, statement, builtin + ";", "asm")
 

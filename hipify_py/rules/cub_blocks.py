@@ -8,6 +8,19 @@ size is a multiple of the wavefront, 64 on gfx942 ("BlockSize must be a
 multiple of hardware warpsize", hipcc 7.2.4), so the translation does not
 compile.  Reported at the type, with the fix.
 
+The block size and the algorithm are followed (rules/values.py) through
+``#define``s, ``const``/``constexpr`` constants, enumerators, arithmetic and
+template parameters: a ``typedef cub::BlockLoad<T, BLOCK_THREADS, ITEMS,
+cub::BLOCK_LOAD_WARP_TRANSPOSE>`` in a template kernel is reported when an
+instantiation in the file gives BLOCK_THREADS a size that is not a multiple
+of 64 (``k<float, 32, 4><<<...>>>``, or ``Test<32, 32>()`` whose body
+launches ``k<float, BLOCK, ITEMS>``), naming those sizes; the type may be a
+typedef, a using alias, an alias template or a member typedef of a class
+template, and after ``using namespace cub;`` it may be written without
+``cub::``.  The size and the algorithm of one instantiation are read
+together (``values.joint``): ``<32, DIRECT>`` and ``<64, WARP_TRANSPOSE>``
+are not ``<32, WARP_TRANSPOSE>``.
+
 Also: ``cub::CachingDeviceAllocator`` constructed with arguments.  hipCUB's
 CUB backend (HIP's NVIDIA platform) derives its CachingDeviceAllocator from
 CUB's without forwarding the constructors (hipCUB 5.7.1 to 7.2.4), so only
@@ -20,8 +33,8 @@ import re
 
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
-from hipify_py.rules.device_code import constant_value
 from hipify_py.rules.rule import Example, Rule, alongside
+from hipify_py.rules.values import Arrival, int_values, joint, leaf_texts
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 CUB_WARP_TRANSPOSE_BLOCK = D.Code(
@@ -31,8 +44,12 @@ CUB_WARP_TRANSPOSE_BLOCK = D.Code(
     "a hipCUB BlockLoad/BlockStore with a warp-transpose algorithm and a block that is not "
     "whole 64-lane wavefronts",
     why="CUB needs whole 32-lane warps for BLOCK_LOAD_WARP_TRANSPOSE; rocPRIM (under hipCUB) "
-    "static_asserts that the block size is a multiple of the wavefront, 64 on gfx942.",
-    example="cub::BlockLoad<int, 32, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>",
+    "static_asserts that the block size is a multiple of the wavefront, 64 on gfx942.  The "
+    "block size and the algorithm are followed through #defines, constants, enumerators and "
+    "template parameters (each instantiation in the file, through outer templates too).",
+    example="cub::BlockLoad<int, 32, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>\n"
+    "template <typename T, int BLOCK_THREADS> __global__ void k() { typedef cub::BlockLoad<T, "
+    "BLOCK_THREADS, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE> L; }  // k<float, 32><<<1, 32>>>()",
     fix="Use a block of a multiple of 64 threads, or the DIRECT / TRANSPOSE algorithm.",
 )
 CUB_ALLOCATOR_ARGUMENTS = D.Code(
@@ -51,6 +68,9 @@ CUB_ALLOCATOR_ARGUMENTS = D.Code(
 
 WAVEFRONT = 64
 _PRIMITIVE = re.compile(r"\b(?:hip)?cub\s*::\s*Block(Load|Store)\s*<")
+# after `using namespace cub;` the type may be written without its namespace
+_UNQUALIFIED = re.compile(r"(?<![\w:])(?:(?:hip)?cub\s*::\s*)?Block(Load|Store)\s*<")
+_USING_CUB = re.compile(r"\busing\s+namespace\s+(?:::\s*)?(?:hip)?cub\s*;")
 # a construction with a first argument: make_unique/make_shared<T>(x, new T(x,
 # new T{x, or a declaration T name(x / T name{x
 _ALLOCATOR = r"\b(?:hip)?cub\s*::\s*CachingDeviceAllocator"
@@ -84,19 +104,45 @@ def _allocator_arguments(ctx: Context) -> None:
 
 def _warp_transpose(ctx: Context) -> None:
     text = ctx.text
-    for match in _PRIMITIVE.finditer(text):
+    primitive = _UNQUALIFIED if _USING_CUB.search(text) else _PRIMITIVE
+    for match in primitive.finditer(text):
+        if not _in_code(ctx, match.start()):
+            continue
         arguments = _template_arguments(text, match.end())
-        if len(arguments) < 4 or "WARP_TRANSPOSE" not in arguments[3]:
+        if len(arguments) < 4:
             continue
-        threads_text = arguments[1].strip()
-        threads = _value(ctx, threads_text, match.start())
-        if threads is None or threads % WAVEFRONT == 0:
+        at = match.end()
+        threads_text = " ".join(arguments[1].split())
+        algorithms: set[str] = set()
+        bad_values: set[int] = set()
+        # the size and the algorithm of one instantiation together (values.joint)
+        for threads_arrival, algorithm_arrival in joint(
+            ctx, (Arrival(threads_text, at), Arrival(arguments[3], at))
+        ):
+            transposing = {
+                leaf
+                for leaf in leaf_texts(ctx, algorithm_arrival.text, algorithm_arrival.at)
+                if "WARP_TRANSPOSE" in leaf
+            }
+            sizes = int_values(ctx, threads_arrival.text, threads_arrival.at)
+            wrong = {v for v in sizes if v % WAVEFRONT}
+            if transposing and wrong:
+                algorithms |= transposing
+                bad_values |= wrong
+        if not bad_values:
             continue
+        bad = sorted(bad_values)
+        threads = " or ".join(str(v) for v in bad)
+        algorithm = " ".join(arguments[3].split())
+        first = sorted(algorithms)[0]
+        if algorithm != first:
+            algorithm = f"{algorithm} ({first})"
         ctx.report(
             CUB_WARP_TRANSPOSE_BLOCK,
             match.start(),
-            f"Block{match.group(1)} with {arguments[3].strip()} and {threads} threads "
-            f"({threads_text}): rocPRIM requires whole 64-lane wavefronts for the warp-transpose "
+            f"Block{match.group(1)} with {algorithm} and {threads} threads"
+            + (f" ({threads_text})" if threads_text != threads else "")
+            + ": rocPRIM requires whole 64-lane wavefronts for the warp-transpose "
             "algorithms (a static_assert under hipcc)",
             hint=f"use a block of a multiple of 64 threads, or the BLOCK_{match.group(1).upper()}"
             "_DIRECT / _TRANSPOSE algorithm",
@@ -125,18 +171,10 @@ def _template_arguments(text: str, start: int) -> list[str]:
     return []
 
 
-def _value(ctx: Context, text: str, offset: int) -> int | None:
-    for _ in range(4):  # a constant defined as another constant
-        number = re.fullmatch(r"\(?\s*(\d+)[uUlL]*\s*\)?", text)
-        if number is not None:
-            return int(number.group(1))
-        if not re.fullmatch(r"[A-Za-z_]\w*", text):
-            return None
-        found = constant_value(ctx, text, offset)
-        if found is None:
-            return None
-        text = found.strip()
-    return None
+def _in_code(ctx: Context, offset: int) -> bool:
+    """Not in a comment or string (a #define body counts as code)."""
+    node = ctx.root.descendant_for_byte_range(offset, offset + 1)
+    return node is None or node.type not in ("comment", "string_literal", "string_content")
 
 
 RULE = Rule(

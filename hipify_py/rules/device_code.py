@@ -113,6 +113,46 @@ def in_device_code(ctx: Context, offset: int) -> bool:
     return any(start <= offset < end for start, end, _ in device_bodies(ctx))
 
 
+# a test of the device pass: `__CUDA_ARCH__` (HIP: `__HIP_DEVICE_COMPILE__`),
+# bare or in defined(), negated or not
+_PASS_TEST = re.compile(r"(!?)(?:defined\(?)?(__CUDA_ARCH__|__HIP_DEVICE_COMPILE__)\)?")
+
+
+def host_pass_only(ctx: Context, offset: int) -> bool:
+    """Is ``offset`` in a branch the device pass never compiles: under
+    ``#ifndef __CUDA_ARCH__`` / ``#if !defined(__CUDA_ARCH__)``, or in the
+    ``#else`` of ``#ifdef __CUDA_ARCH__`` / ``#if defined(__CUDA_ARCH__)``
+    (or the same tests of ``__HIP_DEVICE_COMPILE__``)?  The host half of a
+    ``__host__ __device__`` function."""
+    node: tree_sitter.Node | None = ctx.root.descendant_for_byte_range(offset, offset)
+    child: tree_sitter.Node | None = None
+    while node is not None:
+        if node.type in ("preproc_if", "preproc_ifdef"):
+            alternative = node.child_by_field_name("alternative")
+            in_else = alternative is not None and child is not None and child == alternative
+            device_test = _device_pass_test(ctx, node)
+            if device_test is not None and device_test == in_else:
+                return True
+        child = node
+        node = node.parent
+    return False
+
+
+def _device_pass_test(ctx: Context, conditional: tree_sitter.Node) -> bool | None:
+    """True: the branch is taken in the device pass (``#ifdef __CUDA_ARCH__``);
+    False: in the host pass (``#ifndef __CUDA_ARCH__``); None: another test."""
+    if conditional.type == "preproc_ifdef":
+        name = conditional.child_by_field_name("name")
+        if name is None or ctx.node_text(name) not in ("__CUDA_ARCH__", "__HIP_DEVICE_COMPILE__"):
+            return None
+        return not ctx.node_text(conditional).lstrip("#").lstrip().startswith("ifndef")
+    condition = conditional.child_by_field_name("condition")
+    if condition is None:
+        return None
+    match = _PASS_TEST.fullmatch("".join(ctx.node_text(condition).split()))
+    return None if match is None else not match.group(1)
+
+
 def function_name(ctx: Context, function: tree_sitter.Node) -> str:
     declarator = function.child_by_field_name("declarator")
     while declarator is not None and declarator.type not in ("identifier", "field_identifier"):

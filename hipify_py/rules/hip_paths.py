@@ -7,6 +7,17 @@ It was written for the project's own HIP build, whose headers and defines
 then is an undeclared identifier that no other rule explains.  Reported once
 per branch (HPY113, a warning), at its first line, naming the functions it
 calls, so the failure is not silent.
+
+HIP's headers define some of these platform macros empty (hip/hip_common.h,
+HIP 5.7.1 to 7.2.4): ``__HIP_PLATFORM_AMD__`` for AMD, ``__HIP_PLATFORM_NVIDIA__``
+and ``__HIPCC__`` on HIP's NVIDIA platform, ``__HIP_PLATFORM_HCC__`` /
+``__HIP_PLATFORM_NVCC__`` (HIP 5.7.1).  A value test of one in ``#if`` /
+``#elif`` (``#if __HIPCC__``, ``#elif !__HIP_PLATFORM_AMD__ && X``, also
+``#if __CUDACC__``, which becomes ``__HIPCC__``) then reads ``#if`` with no
+expression there, which the preprocessor rejects: the name becomes
+``defined(NAME)``, which is what the test meant (each is 1 where it is not
+empty).  A name already inside ``defined`` is left alone, and so is
+``__HIP__`` (clang defines it 1, HIP's NVIDIA platform not at all).
 """
 
 from __future__ import annotations
@@ -40,6 +51,18 @@ _POSITIVE = re.compile(
     r"(?<![!\w])\s*defined\s*\(?\s*(" + "|".join(_MACROS) + r")\b"
     r"|^\s*(" + "|".join(_MACROS) + r")\s*$"
 )
+# defined empty by HIP's headers on a platform (hip/hip_common.h, HIP 5.7.1 to
+# 7.2.4; `hipcc -dM -E` / `nvcc -dM -E` of <hip/hip_runtime.h>): a value test
+# of one is `#if` with no expression there
+EMPTY_ON_A_PLATFORM = frozenset(
+    (
+        "__HIP_PLATFORM_AMD__",
+        "__HIP_PLATFORM_HCC__",
+        "__HIP_PLATFORM_NVIDIA__",
+        "__HIP_PLATFORM_NVCC__",
+        "__HIPCC__",
+    )
+)
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 _COMMENTS_AND_STRINGS = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"", re.S)
 _KEYWORDS = frozenset(
@@ -62,9 +85,14 @@ _KEYWORDS = frozenset(
 
 
 def run(ctx: Context) -> None:
+    conditionals: list[tree_sitter.Node] | None = None
+    if _value_tests_possible(ctx):
+        conditionals = _conditionals(ctx.root)
+        for node in conditionals:
+            _value_tests(ctx, node)
     if not any(m in ctx.text for m in _MACROS):
         return
-    for node in _conditionals(ctx.root):
+    for node in conditionals if conditionals is not None else _conditionals(ctx.root):
         body = _taken_body(ctx, node)
         if body is None:
             continue
@@ -88,6 +116,41 @@ def run(ctx: Context) -> None:
             "own HIP build may include other headers or define other macros, such as a "
             "GGML_USE_HIPBLAS shim)",
         )
+
+
+def _empty_name(ctx: Context, name: str) -> bool:
+    """Is ``name`` (or what the translation renames it to) a macro HIP
+    defines empty on a platform?"""
+    if name in EMPTY_ON_A_PLATFORM:
+        return True
+    row = ctx.table.names.get(name)
+    return row is not None and row.hip in EMPTY_ON_A_PLATFORM
+
+
+def _value_tests_possible(ctx: Context) -> bool:
+    return "#" in ctx.text and any(_empty_name(ctx, word) for word in ctx.present)
+
+
+def _value_tests(ctx: Context, node: tree_sitter.Node) -> None:
+    """``#if NAME`` / ``#elif !NAME && X`` of a macro HIP defines empty on a
+    platform: ``defined(NAME)`` (the rename, if any, is the identifiers
+    rule's edit between the two insertions)."""
+    if node.type == "preproc_ifdef":
+        return
+    condition = node.child_by_field_name("condition")
+    if condition is None:
+        return
+    stack = [condition]
+    while stack:
+        current = stack.pop()
+        if current.type == "preproc_defined":
+            continue  # already a defined() test
+        if current.type == "identifier":
+            if _empty_name(ctx, ctx.node_text(current)):
+                ctx.edit(current.start_byte, current.start_byte, "defined(", "hip_paths")
+                ctx.edit(current.end_byte, current.end_byte, ")", "hip_paths")
+            continue
+        stack.extend(current.children)
 
 
 def _conditionals(root: tree_sitter.Node) -> list[tree_sitter.Node]:
@@ -129,7 +192,7 @@ RULE = Rule(
     id="hip_paths",
     run=run,
     codes=(PROJECT_HIP_PATH.code,),
-    needs=(),
+    needs=("table.names",),
     may_apply=alongside,
     examples=(
         Example(
@@ -149,6 +212,12 @@ RULE = Rule(
         ),
         Example.unchanged(
             "#include <hip/hip_runtime.h>\n#ifdef __HIP_PLATFORM_AMD__\n#define ON_AMD 1\n#endif\n"
+        ),
+        Example(
+            "#include <cuda_runtime.h>\n#if 0\n#elif __CUDACC__ && !__HIP_PLATFORM_AMD__\n"
+            "#define ON_NVIDIA 1\n#endif\n",
+            "#include <hip/hip_runtime.h>\n#if 0\n#elif defined(__HIPCC__) && "
+            "!defined(__HIP_PLATFORM_AMD__)\n#define ON_NVIDIA 1\n#endif\n",
         ),
     ),
 )

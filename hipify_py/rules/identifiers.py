@@ -38,6 +38,7 @@ from hipify_py.rules.platform_split import (
     alone_on_line,
     alone_statement,
     on_nvidia_side,
+    platform_helper,
     split_for_nvidia,
 )
 from hipify_py.rules.rule import Example, Rule
@@ -986,7 +987,11 @@ def _rename(
     if target != name and not (
         row.nvidia_keeps and node is not None and _split_for_nvidia(ctx, node, target)
     ):
-        ctx.edit(start, end, target, "rename", structural=not is_plain_identifier(target))
+        written = target
+        if row.nvidia_keeps and not in_string:
+            # not alone on its line: a helper macro right on both platforms
+            written = platform_helper(ctx, target) or target
+        ctx.edit(start, end, written, "rename", structural=not is_plain_identifier(written))
         if row.nvidia_alias and not using_roc and not in_string:
             ctx.nvidia_aliases.add(row.nvidia_alias)
     if row.cuda_removed:
@@ -1204,7 +1209,7 @@ def _call(
 def _split_for_nvidia(ctx: Context, node: tree_sitter.Node, target: str) -> bool:
     """``__trap();`` (or ``using namespace cub;``) alone on its line: ``target``
     for AMD, CUDA's name kept for HIP's NVIDIA platform; False (rename in
-    place) for another shape."""
+    place, to the platform helper where there is one) for another shape."""
     text = ctx.text
     using = node.parent
     if using is not None and using.type == "using_declaration" and alone_on_line(ctx, using):

@@ -42,8 +42,13 @@ DEVICE_SIDE_RUNTIME = D.Code(
     "a kernel launch or runtime API call in device code (CUDA dynamic parallelism)",
     why="CUDA's device runtime lets a kernel launch kernels and call cudaMalloc, "
     "cudaStreamCreate or cudaDeviceSynchronize; HIP has no device-side runtime, so hipcc "
-    "rejects these as calls to host functions.",
-    example="__global__ void parent() { child<<<1, 32>>>(); cudaDeviceSynchronize(); }",
+    "rejects these as calls to host functions. Reported at each launch or runtime call in a "
+    "__global__, __device__ or __host__ __device__ function or device lambda, and at each use "
+    "there of a macro of the file whose body launches or calls the runtime; the host half of "
+    "a __host__ __device__ function (#ifndef __CUDA_ARCH__, or the #else of #ifdef "
+    "__CUDA_ARCH__) is host code and is not reported.",
+    example="__global__ void parent() { child<<<1, 32>>>(); cudaDeviceSynchronize(); }\n"
+    "#define SYNC() cudaDeviceSynchronize()\n__device__ void wait() { SYNC(); }",
     fix="Move the launch or call to the host, before or after the kernel; device code may use "
     "malloc/free for allocation.",
 )
@@ -97,16 +102,23 @@ def run(ctx: Context) -> None:
 
 def _report_device_side(ctx: Context, sites: list[_Site]) -> None:
     """Dynamic parallelism: launches, and runtime API calls (cudaMalloc,
-    cudaStreamCreate, cudaDeviceSynchronize ...), in device code.  HIP has no
-    device-side runtime: hipcc rejects them as calls to host functions."""
-    from hipify_py.rules.device_code import device_bodies, in_device_code
+    cudaStreamCreate, cudaDeviceSynchronize ...), in device code, and uses
+    there of this file's macros whose bodies launch or call the runtime.  HIP
+    has no device-side runtime: hipcc rejects them as calls to host
+    functions.  The host half of a ``__host__ __device__`` function (under
+    ``#ifndef __CUDA_ARCH__``) is host code."""
+    from hipify_py.rules.device_code import device_bodies, host_pass_only, in_device_code
 
     # __host__ __device__ functions too: hipcc 7.2 rejects a host call there
     # ("reference to __host__ function in __host__ __device__ function")
     if not device_bodies(ctx):
         return
+
+    def on_device(offset: int) -> bool:
+        return in_device_code(ctx, offset) and not host_pass_only(ctx, offset)
+
     for site in sites:
-        if in_device_code(ctx, site.call.start_byte):
+        if on_device(site.call.start_byte):
             kernel = site.call.child_by_field_name("function")
             name = ctx.node_text(kernel) if kernel is not None else "kernel"
             ctx.report(
@@ -120,14 +132,13 @@ def _report_device_side(ctx: Context, sites: list[_Site]) -> None:
                 end=site.config.end_byte,
             )
     names = ctx.table.names
+    runtime_calls: list[tuple[int, str]] = []
     for offset, cuda, _, library in ctx.references:
         row = names.get(cuda)
-        if (
-            row is None
-            or library not in ("runtime", "driver")
-            or row.kind != "function"
-            or not in_device_code(ctx, offset)
-        ):
+        if row is not None and library in ("runtime", "driver") and row.kind == "function":
+            runtime_calls.append((offset, cuda))
+    for offset, cuda in runtime_calls:
+        if not on_device(offset):
             continue
         ctx.report(
             DEVICE_SIDE_RUNTIME,
@@ -139,6 +150,73 @@ def _report_device_side(ctx: Context, sites: list[_Site]) -> None:
             name=cuda,
             end=offset + len(cuda),
         )
+    for macro, what, offset in _host_macro_uses(ctx, runtime_calls):
+        if not on_device(offset):
+            continue
+        ctx.report(
+            DEVICE_SIDE_RUNTIME,
+            offset,
+            f"{macro} is used in device code and its body {what} (CUDA's device runtime): "
+            "HIP cannot launch kernels or call its runtime API from the GPU",
+            hint="do it on the host before or after the kernel, or give the macro a device "
+            "form without the launch or runtime call",
+            name=macro,
+            end=offset + len(macro),
+        )
+
+
+def _host_macro_uses(
+    ctx: Context, runtime_calls: list[tuple[int, str]]
+) -> list[tuple[str, str, int]]:
+    """(macro, what its body does, where it is used) for each use, outside
+    #define bodies, of a macro of this file whose body launches a kernel or
+    calls the runtime (directly or through another such macro)."""
+    from hipify_py.engine.words import occurrences
+    from hipify_py.rules.device_code import host_pass_only, macro_at, macro_definitions
+
+    # (a definition under #ifndef __CUDA_ARCH__ is the host pass's: the
+    # device pass expands another one)
+    macros = [m for m in macro_definitions(ctx) if not host_pass_only(ctx, m.start_byte)]
+    if not macros:
+        return []
+    does: dict[str, str] = {}
+    bodies: list[tuple[str, tree_sitter.Node]] = []
+    for macro in macros:
+        named = macro.child_by_field_name("name")
+        value = macro.child_by_field_name("value")
+        if named is None or value is None:
+            continue
+        bodies.append((ctx.node_text(named), value))
+    for name, value in bodies:
+        if "<<<" in ctx.node_text(value):
+            does.setdefault(name, "launches a kernel")
+        for offset, cuda in runtime_calls:
+            if value.start_byte <= offset < value.end_byte:
+                does.setdefault(name, f"calls {cuda}")
+                break
+    changed = bool(does)
+    while changed:  # through macros that use such macros
+        changed = False
+        for name, value in bodies:
+            if name in does:
+                continue
+            inner = next(
+                (m for m in does if occurrences(ctx.node_text(value), m)),
+                None,
+            )
+            if inner is not None:
+                does[name] = f"uses {inner}, which {does[inner]}"
+                changed = True
+    uses: list[tuple[str, str, int]] = []
+    for name in sorted(does):
+        for offset in occurrences(ctx.text, name):
+            if macro_at(ctx, offset) is not None:
+                continue  # another macro's body: its uses are what count
+            node = ctx.root.descendant_for_byte_range(offset, offset + len(name))
+            if node is None or node.type != "identifier":
+                continue  # the #define's own name, a comment, a string
+            uses.append((name, does[name], offset))
+    return uses
 
 
 def _config(call: tree_sitter.Node) -> tree_sitter.Node:
@@ -295,6 +373,19 @@ RULE = Rule(
             "#include <hip/hip_runtime.h>\n"
             "__global__ void k(int n);\n"
             "void f() { k<<<1, 2>>>(3); }\n"
+        ),
+        Example(
+            (
+                "#include <cuda_runtime.h>\n"
+                "#define SYNC() cudaDeviceSynchronize()\n"
+                "__device__ void wait() { SYNC(); }\n"
+            ),
+            (
+                "#include <hip/hip_runtime.h>\n"
+                "#define SYNC() hipDeviceSynchronize()\n"
+                "__device__ void wait() { SYNC(); }\n"
+            ),
+            frozenset({"HPY302"}),
         ),
     ),
 )

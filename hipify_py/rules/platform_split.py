@@ -8,6 +8,13 @@ spelling is right.  A statement alone on its line becomes
     #else
         <the AMD statement>
     #endif
+
+Anywhere else (``if (x) __trap();``, ``{ __trap(); }`` on one line, a
+ternary or comma expression, a lambda, a ``#define`` body) no ``#if`` can
+stand, so the name becomes a helper macro defined once after the file's
+runtime include (``hipify_py_trap``: ``__trap`` on HIP's NVIDIA platform,
+``__builtin_trap`` for AMD).  An object-like macro: it stands wherever the
+name did, called or not.
 """
 
 from __future__ import annotations
@@ -53,6 +60,44 @@ def split_for_nvidia(ctx: Context, statement: tree_sitter.Node, amd: str, rule: 
     newline = ctx.info.newline.decode("latin-1")
     lines = [NVIDIA_TEST, text[start : statement.end_byte], "#else", indent + amd, "#endif"]
     ctx.edit(start, statement.end_byte, newline.join(lines), rule)
+
+
+# AMD builtins that nvcc does not take in device code: the helper macro that
+# stands for each on both platforms, and CUDA's own name for HIP's NVIDIA platform
+PLATFORM_HELPERS = {
+    "__builtin_trap": ("hipify_py_trap", "__trap"),
+    "__builtin_debugtrap": ("hipify_py_brkpt", "__brkpt"),
+}
+
+
+def platform_helper(ctx: Context, amd: str) -> str | None:
+    """The helper macro that stands for the AMD builtin ``amd`` on both HIP
+    platforms, its definition queued (once) for after the runtime include;
+    None where ``amd`` has none."""
+    found = PLATFORM_HELPERS.get(amd)
+    if found is None:
+        return None
+    name, nvidia = found
+    guard = name.upper()
+    newline = ctx.info.newline.decode("latin-1")
+    block = newline.join(
+        [
+            f"#ifndef {guard}",
+            f"#define {guard}",
+            f"/* hipify-py: {nvidia} on HIP's NVIDIA platform (nvcc takes no {amd} in",
+            "   device code), the clang builtin for AMD */",
+            NVIDIA_TEST,
+            f"#define {name} {nvidia}",
+            "#else",
+            f"#define {name} {amd}",
+            "#endif",
+            "#endif",
+            "",
+        ]
+    )
+    if not re.search(rf"#[ \t]*define[ \t]+{guard}\b", ctx.text) and block not in ctx.after_runtime:
+        ctx.after_runtime.append(block)
+    return name
 
 
 _NVIDIA_TEST = re.compile(r"\s*defined\s*\(?\s*__HIP_PLATFORM_NVIDIA__\b")

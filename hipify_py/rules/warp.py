@@ -26,6 +26,11 @@ Facts (provenance in the comments and in docs/diagnostics.md):
 
 Masks are resolved where they are used (rules/device_code.py ``visible``): a
 function or macro parameter shadows a constant of the same name elsewhere.
+What a mask follows: ``#define``s, ``const``/``constexpr`` constants, locals
+used only as masks, a parameter's default, the arguments of a mask macro,
+and (for the diagnostic only) a template parameter's arguments at each
+instantiation in the file (rules/values.py): a ``template <unsigned MASK>``
+given CUDA's full mask keeps lanes 0-31 once cast to 64 bits, which is said.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ from hipify_py.rules.device_code import (
 )
 from hipify_py.rules.identifiers import OWNED_BY_RULES, directive_in, scanner_of
 from hipify_py.rules.rule import Example, Rule, alongside
+from hipify_py.rules.values import leaf_texts
 from hipify_py.tables.cxx_words import narrow_integers, wide_integers
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
@@ -494,6 +500,19 @@ def _report_mask(
             f"; its {what} {declared.value} is CUDA's full mask, but cast to 64 bits it "
             "names lanes 0-31 only"
         )
+    elif declared is not None and declared.kind == "template-parameter":
+        # the template arguments this file gives it (rules/values.py)
+        full = sorted(
+            leaf
+            for leaf in leaf_texts(ctx, declared.name, call.start)
+            if leaf != declared.name and mask_kind(ctx, leaf, call.start) in ("full", "full64")
+        )
+        if full:
+            default = (
+                f"; an instantiation in this file gives it {full[0]}, CUDA's full mask, but "
+                "cast to 64 bits it names lanes 0-31 only (make the parameter 64-bit and pass "
+                f"{FULL_MASK_64})"
+            )
     ctx.report(
         WARP_PARTIAL_MASK,
         call.start,

@@ -11,11 +11,23 @@ a lane count, a shuffle width or the start of a halving reduction loop.
 
 Code working on a 32-wide cooperative-groups tile (``tiled_partition<32>``)
 is left alone: offsets from 16 and ``/ 32`` are right there.
+
+What it follows (rules/values.py): a launch's block size, a reduction's
+first offset, a scan's bound, a shuffle's source lane, a shared array's size
+and the right operand of lane math are resolved through ``#define``s,
+``const``/``constexpr`` constants, enumerators, arithmetic and template
+parameters (each instantiation in the file with explicit template
+arguments, through outer templates too).  Except for the block size (any
+instantiation with a bad one is a bad launch), a name is reported only where
+every value the file gives it is the 32-lane one: code instantiated for
+several widths (CUB's LOGICAL_WARP_THREADS) is written for any width.  A
+named operand of lane math is reported only where the result is provably a
+lane count (a named 32 is as often a tile's size), and a constant named like
+the warp size is HPY422's, reported where it is defined.
 """
 
 from __future__ import annotations
 
-import ast
 import bisect
 import re
 
@@ -26,7 +38,6 @@ from hipify_py.engine.context import Context
 from hipify_py.engine.lexer import matches_at, offsets_of
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.device_code import (
-    constant_value,
     device_bodies,
     function_name,
     in_device_code,
@@ -36,6 +47,7 @@ from hipify_py.rules.device_code import (
 )
 from hipify_py.rules.identifiers import scanner_of
 from hipify_py.rules.rule import Example, Rule, alongside
+from hipify_py.rules.values import int_values, template_parameter
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
 WARP_SIZE_LANE_MATH = D.Code(
@@ -45,8 +57,11 @@ WARP_SIZE_LANE_MATH = D.Code(
     "lane or warp index computed with 32 (`% 32`, `& 31`, `>> 5`, `/ 32`)",
     why="A gfx942 wavefront has 64 lanes: threadIdx.x % 32 gives two lanes the same id and "
     "threadIdx.x / 32 puts one wavefront in two warps.  The code compiles and computes wrong "
-    "answers.",
-    example="int lane = threadIdx.x % 32;",
+    "answers.  A named operand (`threadIdx.x % LANES`, a template parameter W instantiated "
+    "with 32) is followed to its values (#defines, constants, enumerators, template "
+    "instantiations: rules/values.py) and reported where the result is provably a lane count.",
+    example="int lane = threadIdx.x % 32;\ntemplate <int W> __global__ void k() { int lane = "
+    "threadIdx.x % W; if (lane == 0) ... }  // k<32><<<...>>>",
     fix="Use warpSize (threadIdx.x % warpSize); --fix-warp-size rewrites it when the operand is "
     "threadIdx and the value is only compared, stored or used as a shuffle lane: never a "
     "shift amount or bit index (1u << (threadIdx.x % 32) indexes the bits of a 32-bit word), "
@@ -58,7 +73,9 @@ WARP_SIZE_REDUCTION = D.Code(
     D.Severity.WARNING,
     "a warp reduction that starts at offset 16 (covers 32 lanes)",
     why="With 64 lanes the step at offset 32 is missing, so the two halves of the wavefront "
-    "are never combined.",
+    "are never combined.  A start (or a scan's bound) written as a name is followed to its "
+    "values: #defines, constants, enumerators, template parameters through their "
+    "instantiations (rules/values.py).",
     example="for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(~0u, v, offset);",
     fix="Start at warpSize / 2.  Loops over a 32-wide cooperative-groups tile "
     "(tiled_partition<32>) are right and not reported.",
@@ -81,7 +98,9 @@ WARP_SIZE_SHARED_ARRAY = D.Code(
     "per-warp-shared-array-32",
     D.Severity.WARNING,
     "a one-dimensional __shared__ array of 32 elements (one slot per 32-lane warp)",
-    why="Indexed by warp (threadIdx.x / 32) or by lane, it no longer matches 64-lane wavefronts.",
+    why="Indexed by warp (threadIdx.x / 32) or by lane, it no longer matches 64-lane wavefronts. "
+    "A size written as a name is followed to its values (#defines, constants, enumerators, "
+    "template parameters through their instantiations: rules/values.py).",
     example="__shared__ float warp_sums[32];",
     fix="Size it by blockDim.x / warpSize and index it with threadIdx.x / warpSize.",
 )
@@ -101,7 +120,9 @@ WARP_SIZE_BLOCK = D.Code(
     "a kernel that uses warp intrinsics launched with a block size that is not a multiple of 64",
     why="The last wavefront of each block is partly empty, so full-mask shuffles and votes read "
     "lanes that do not exist.  Kernels that call a __device__ helper (or a macro) using warp "
-    "functions count too.",
+    "functions count too.  The block size is followed through dim3 variables, #defines, "
+    "constants, enumerators, arithmetic and template parameters (a launch inside "
+    "template <int B> void launch() reached by launch<96>(): rules/values.py).",
     example="reduce<<<grid, 96>>>(...);\ndim3 block(48, 2);\nreduce<<<grid, block>>>(...);",
     fix="Launch a multiple of 64 threads per block.",
 )
@@ -120,6 +141,10 @@ _PRIMARY = frozenset(
 _LANE_FIX = {"%": "% warpSize", "/": "/ warpSize", "&": "& (warpSize - 1)", ">>": "/ warpSize"}
 _NUMBER = r"(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*"
 _OPERATOR = re.compile(rf"(%|&|>>|/)\s*({_NUMBER})(?![\w.])")
+# a name, or a parenthesised expression without calls, as the right operand
+_NAMED_OPERATOR = re.compile(
+    r"(%|&|>>|/)(?![=&/])\s*([A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*(?![\w(<.\[])|\([^()]*\))"
+)
 _MACRO_LANE_MATH = re.compile(
     rf"\(?\s*\bthreadIdx\s*\.\s*[xyz]\s*\)?\s*(%|&|>>|/)\s*({_NUMBER})(?![\w.])"
 )
@@ -204,8 +229,14 @@ def _scans_and_lanes(ctx: Context) -> None:
             if condition is None or update is None or body is None:
                 continue
             bound = " ".join(ctx.node_text(condition).split())
-            if not _BOUND_32.search(bound) or not _GROWING.search(ctx.node_text(update)):
+            if not _GROWING.search(ctx.node_text(update)):
                 continue
+            if not _BOUND_32.search(bound):
+                limit = re.fullmatch(r"\w+\s*(<=?)\s*([^<>=]+?)\s*;?", bound)
+                if limit is None or _followed(ctx, limit.group(2), condition.start_byte) != {
+                    32 if limit.group(1) == "<" else 16
+                }:
+                    continue
             if "__shfl" not in ctx.node_text(body):
                 continue
             ctx.report(
@@ -225,7 +256,7 @@ def _scans_and_lanes(ctx: Context) -> None:
         arguments = call.child_by_field_name("arguments")
         args = [a for a in arguments.named_children if a.type != "comment"] if arguments else []
         lane = 2 if "_sync" in match.group() else 1
-        if len(args) > lane and ctx.node_text(args[lane]).strip().rstrip("uU") == "31":
+        if len(args) > lane and _is_value(ctx, args[lane], 31):
             ctx.report(
                 WARP_SIZE_LANE_MATH,
                 call.start_byte,
@@ -290,6 +321,28 @@ def _compare_starts(text: str) -> list[int]:
     return starts
 
 
+def _followed(ctx: Context, text: str, at: int) -> frozenset[int]:
+    """The values the file gives ``text`` (rules/values.py), none where it
+    names a warp-size constant: HPY422 reports that where it is defined (and
+    --fix-warp-size may redefine it).  The checks that read intent from a
+    number (lane math, a reduction's start, ...) report only where every
+    value is the 32-lane one: code a template instantiates for several
+    widths (CUB's LOGICAL_WARP_THREADS) is written for any width."""
+    for name in re.findall(r"[A-Za-z_]\w*", text):
+        if re.fullmatch(_WARP_NAME, name) and template_parameter(ctx, name, at) is None:
+            return frozenset()
+    return int_values(ctx, text, at)
+
+
+def _is_value(ctx: Context, argument: tree_sitter.Node, value: int) -> bool:
+    """Is ``argument`` the literal ``value``, or a name (an expression of
+    names) that the file gives that value (rules/values.py)?"""
+    text = ctx.node_text(argument).strip()
+    if text.rstrip("uU") == str(value):
+        return True
+    return not re.fullmatch(_NUMBER, text) and _followed(ctx, text, argument.start_byte) == {value}
+
+
 def _number_in_code(ctx: Context, start: int, end: int) -> bool:
     node = ctx.root.descendant_for_byte_range(start, end)
     while node is not None and node.type not in (
@@ -340,6 +393,7 @@ def _lane_math(ctx: Context) -> None:
     for start, end, _ in device_bodies(ctx):
         if _in_tile_function(ctx, start):
             continue  # / 32 and % 32 over a 32-wide tile are right
+        _named_lane_math(ctx, start, end)
         for match in _OPERATOR.finditer(ctx.text, start, end):
             op, number = match.group(1), match.group(2)
             if (op, _value(number)) not in _LANE_MATH:
@@ -385,6 +439,46 @@ def _lane_math(ctx: Context) -> None:
                 hint=hint,
                 end=expression.end_byte,
             )
+
+
+def _named_lane_math(ctx: Context, start: int, end: int) -> None:
+    """``threadIdx.x % LANES``, ``threadIdx.x & (W - 1)``, ``threadIdx.x >> SHIFT``
+    where the file gives the name 32 (31, 5; rules/values.py): a constant,
+    #define or enumerator not named like the warp size (HPY422 reports those
+    where they are defined), or a template parameter that an instantiation
+    gives 32.  Only where the result is provably a lane count
+    (``lane_count_use``): a named 32 is as often a tile's or a block's size."""
+    for match in _NAMED_OPERATOR.finditer(ctx.text, start, end):
+        op, operand = match.group(1), match.group(2)
+        node = ctx.root.descendant_for_byte_range(match.start(2), match.end(2))
+        if node is None or node.start_byte != match.start(2) or node.end_byte != match.end(2):
+            continue
+        expression = node.parent
+        if expression is None or expression.type != "binary_expression":
+            continue
+        operator = expression.child_by_field_name("operator")
+        if (
+            operator is None
+            or operator.type != op
+            or expression.child_by_field_name("right") != node
+        ):
+            continue
+        if not _left_has_thread_index(ctx, expression) or not lane_count_use(ctx, expression):
+            continue  # (a named 32 is also a tile's or a block's size: a lane count only)
+        values = _followed(ctx, operand, node.start_byte)
+        lane = sorted(v for v in values if (op, v) in _LANE_MATH)
+        if not lane or len(lane) != len(values):
+            continue  # (some instantiation gives it another width: generic code)
+        text = " ".join(ctx.node_text(expression).split())
+        ctx.report(
+            WARP_SIZE_LANE_MATH,
+            expression.start_byte,
+            f"`{text}` assumes 32-lane warps ({' '.join(operand.split())} is {lane[0]} here); a "
+            "gfx942 wavefront has 64 lanes",
+            hint="use warpSize (lane = threadIdx.x % warpSize), or give the template or "
+            "constant the wavefront width",
+            end=expression.end_byte,
+        )
 
 
 # ------------------------------------------------------------------ provable lane counts
@@ -494,8 +588,8 @@ _HALVING = re.compile(r"(?:/=\s*2|>>=\s*1|=\s*\w+\s*/\s*2|=\s*\w+\s*>>\s*1)\b")
 def _reductions(ctx: Context) -> None:
     text = ctx.text
     for start, end, _ in device_bodies(ctx):
-        pos = text.find("16", start, end)  # a reduction from 16 mentions 16: skip the rest
-        if pos == -1:
+        # a reduction from 16 mentions 16, or shuffles with an offset a name gives
+        if text.find("16", start, end) == -1 and text.find("__shfl", start, end) == -1:
             continue
         tile = _in_tile_function(ctx, start)
         for for_at in occurrences(text[start:end], "for"):
@@ -508,11 +602,20 @@ def _reductions(ctx: Context) -> None:
             if init is None or update is None:
                 continue
             init_text = " ".join(ctx.node_text(init).split())
-            if not re.search(r"=\s*16[uU]?\s*;?$", init_text) or not _HALVING.search(
-                ctx.node_text(update)
-            ):
+            if not _HALVING.search(ctx.node_text(update)):
                 continue
             body = loop.child_by_field_name("body")
+            if not re.search(r"=\s*16[uU]?\s*;?$", init_text):
+                # a start a name gives (LANES / 2, a template parameter): where the
+                # loop shuffles, the file's values of it (rules/values.py)
+                start_value = re.search(r"=\s*([^=;]+?)\s*;?$", init_text)
+                if (
+                    start_value is None
+                    or body is None
+                    or "__shfl" not in ctx.node_text(body)
+                    or _followed(ctx, start_value.group(1), init.start_byte) != {16}
+                ):
+                    continue
             if tile and (body is None or "__shfl" not in ctx.node_text(body)):
                 continue  # tile.shfl_down over a 32-wide tile: right
             ctx.report(
@@ -535,7 +638,7 @@ def _reductions(ctx: Context) -> None:
         offset_index = (
             2 if "_sync" in ctx.node_text(call.child_by_field_name("function") or call) else 1
         )
-        if len(args) > offset_index and ctx.node_text(args[offset_index]).strip() == "16":
+        if len(args) > offset_index and _is_value(ctx, args[offset_index], 16):
             ctx.report(
                 WARP_SIZE_REDUCTION,
                 call.start_byte,
@@ -777,14 +880,8 @@ def _shared_arrays(ctx: Context) -> None:
             size_text = match.group(2).strip()
             if not size_text:
                 continue
-            value = (
-                size_text
-                if re.fullmatch(_NUMBER, size_text)
-                else (constant_value(ctx, size_text, name_start) or "")
-            )
-            value = value.strip()
-            if not re.fullmatch(_NUMBER, value) or _value(value) != 32:
-                continue
+            if int_values(ctx, size_text, name_start) != {32}:
+                continue  # (every value the file gives it: constants, template arguments)
             declared = " ".join(match.group().split())
             ctx.report(
                 WARP_SIZE_SHARED_ARRAY,
@@ -887,8 +984,11 @@ def _launch_block_sizes(ctx: Context) -> None:
     for name, block in launches:
         if name not in kernels:
             continue
-        threads = block_threads(ctx, ctx.node_text(block), block.start_byte)
-        if threads is not None and threads % 64:
+        bad = sorted(
+            v for v in block_threads(ctx, ctx.node_text(block), block.start_byte) if v % 64
+        )
+        if bad:
+            threads = " or ".join(str(v) for v in bad)
             ctx.report(
                 WARP_SIZE_BLOCK,
                 block.start_byte,
@@ -899,78 +999,32 @@ def _launch_block_sizes(ctx: Context) -> None:
             )
 
 
-_ARITHMETIC = re.compile(r"[\d\s+*/()\-]+")
-_NAMES = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?![\w(])")
-
-
-def block_threads(ctx: Context, text: str, at: int, depth: int = 0) -> int | None:
-    """Threads per block of a launch's block argument, when this file fixes it."""
+def block_threads(ctx: Context, text: str, at: int, depth: int = 0) -> frozenset[int]:
+    """Threads per block of a launch's block argument: each value this file
+    gives it (rules/values.py: constants, #defines, enumerators, template
+    parameters through their instantiations; a dim3's product)."""
     text = text.strip()
-    if re.fullmatch(_NUMBER, text):
-        return _value(text)
     dim3 = re.fullmatch(r"dim3\s*[({]\s*([^(){}]+)\s*[)}]", text)
     if dim3:
-        total = 1
+        totals = frozenset({1})
         for part in dim3.group(1).split(","):
-            value = block_threads(ctx, part, at, depth + 1)
-            if value is None:
-                return None
-            total *= value
-        return total
-    if depth >= 4:
-        return None
-    if re.fullmatch(r"[A-Za-z_]\w*", text):
+            values = block_threads(ctx, part, at, depth + 1)
+            if not values:
+                return frozenset()
+            totals = frozenset(t * v for t in totals for v in values)
+        return totals
+    if depth < 4 and re.fullmatch(r"[A-Za-z_]\w*", text):
         found = visible(ctx, text, at)
-        if found is None:
-            return None
-        if found.type_text.split()[-1:] == ["dim3"] and found.value_node is not None:
+        if (
+            found is not None
+            and found.type_text.split()[-1:] == ["dim3"]
+            and found.value_node is not None
+        ):
             value_text = ctx.node_text(found.value_node)
             if not value_text.startswith("dim3"):
                 value_text = "dim3" + value_text  # dim3 block(48, 2) / block{48, 2}
-            return block_threads(ctx, value_text, at, depth + 1)
-        definition = constant_value(ctx, text, at)
-        return block_threads(ctx, definition, at, depth + 1) if definition else None
-    return _arithmetic(ctx, text, at, depth)
-
-
-def _arithmetic(ctx: Context, text: str, at: int, depth: int) -> int | None:
-    """``WARP_SIZE * 3``, ``(THREADS + 32)``: names replaced by their values."""
-    values: dict[str, int] = {}
-    for name in set(_NAMES.findall(text)):
-        value = block_threads(ctx, name, at, depth + 1)
-        if value is None:
-            return None
-        values[name] = value
-    expression = _NAMES.sub(lambda m: str(values[m.group()]), text)
-    expression = re.sub(rf"{_NUMBER}", lambda m: str(_value(m.group())), expression)
-    if not _ARITHMETIC.fullmatch(expression):
-        return None
-    try:
-        tree = ast.parse(expression.replace("/", "//"), mode="eval")
-    except SyntaxError:
-        return None
-    return _evaluate(tree.body)
-
-
-def _evaluate(node: ast.expr) -> int | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, int):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        value = _evaluate(node.operand)
-        return -value if value is not None else None
-    if isinstance(node, ast.BinOp):
-        left, right = _evaluate(node.left), _evaluate(node.right)
-        if left is None or right is None:
-            return None
-        if isinstance(node.op, ast.Add):
-            return left + right
-        if isinstance(node.op, ast.Sub):
-            return left - right
-        if isinstance(node.op, ast.Mult):
-            return left * right
-        if isinstance(node.op, ast.FloorDiv) and right:
-            return left // right
-    return None
+            return block_threads(ctx, value_text, found.value_node.start_byte, depth + 1)
+    return int_values(ctx, text, at)
 
 
 RULE = Rule(

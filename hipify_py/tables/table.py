@@ -120,7 +120,8 @@ class Row(NamedTuple):
     # HIP's NVIDIA platform has no ``hip`` (a clang builtin nvcc does not take
     # in device code: __trap -> __builtin_trap) and CUDA's name is right there:
     # a call statement alone on its line keeps it under
-    # #if defined(__HIP_PLATFORM_NVIDIA__) (rules/platform_split.py)
+    # #if defined(__HIP_PLATFORM_NVIDIA__), anywhere else a helper macro
+    # stands for both (hipify_py_trap: rules/platform_split.py)
     nvidia_keeps: bool = False
     # from HIP ``newer_from`` on the name is ``newer_hip`` (hipBLAS 3 of ROCm
     # 7.0 folds hipblasCaxpy_v2 back into hipblasCaxpy)

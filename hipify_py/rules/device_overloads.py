@@ -19,7 +19,7 @@ cast to CUDA's result type where HIP differs: ``min((unsigned int)(C - 1),
 i + u * blockDim.x)``.  Where an argument's type cannot be known and some type
 it could have makes HIP differ, the call is reported (HPY462).  (``umin``,
 ``umax``, ``llmin``, ``llmax``, ``ullmin`` and ``ullmax``, which HIP lacks,
-are table rows: ``min``/``max`` on arguments cast to their parameter type.)
+stay unsupported, HPY101: ``--compat``'s header provides them.)
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ UNKNOWN_TYPES = D.Code(
     fix="Cast the arguments to the type CUDA's overload uses (min((unsigned)a, b) for an int "
     "and an unsigned), or make both arguments the same type.",
 )
+
 
 class Overloads:
     """The data file: per function and argument types (``"int, unsigned int"``),
@@ -191,25 +192,36 @@ def common(left: str, right: str) -> str | None:
 
 
 _INTEGER_LITERAL = re.compile(r"(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9][0-9']*)([uUlL]*)\Z")
-_FLOAT_LITERAL = re.compile(r"[0-9.][0-9.'eEpPxXa-fA-F+-]*([fFlL]?)\Z")
+_FLOAT_LITERAL = re.compile(
+    r"(?:0[xX][0-9a-fA-F.']+[pP][+-]?[0-9']+|[0-9.][0-9.']*(?:[eE][+-]?[0-9']+)?)([fFlL]?)\Z"
+)
 
 
 def literal_type(text: str) -> str | None:
+    """The type of a number literal (C++: the first of int, long, long long
+    its value fits, with unsigned ones between for hexadecimal, octal and
+    binary literals, and from a ``u`` suffix on)."""
     found = _INTEGER_LITERAL.match(text)
     if found is not None:
         digits, suffix = found.group(1).replace("'", ""), found.group(2).lower()
-        unsigned = "u" in suffix
-        longs = suffix.count("l")
         octal = digits.startswith("0") and digits.isdigit()
         try:
             value = int(digits, 8) if octal else int(digits, 0)
         except ValueError:
             return None
-        if longs == 0 and value <= (0xFFFFFFFF if unsigned else 0x7FFFFFFF):
-            return "unsigned int" if unsigned else "int"
-        if longs <= 1 and value <= (0xFFFFFFFFFFFFFFFF if unsigned else 0x7FFFFFFFFFFFFFFF):
-            return "unsigned long" if unsigned else "long"
-        return "unsigned long long" if unsigned else "long long"
+        decimal = not octal and digits[:2].lower() not in ("0x", "0b")
+        longs = suffix.count("l")
+        candidates = [
+            (kind, bits)
+            for kind, bits in (("int", 31), ("long", 63), ("long long", 63))
+            if {"int": 0, "long": 1, "long long": 2}[kind] >= longs
+        ]
+        for kind, bits in candidates:
+            if "u" not in suffix and value < 1 << bits:
+                return kind
+            if ("u" in suffix or not decimal) and value < 1 << (bits + 1):
+                return "unsigned " + kind
+        return None
     floating = _FLOAT_LITERAL.match(text)
     if floating is not None and any(c in text for c in ".eEpP"):
         suffix = floating.group(1).lower()
@@ -311,8 +323,8 @@ def table_type(kind: str) -> str:
 
 def run(ctx: Context) -> None:
     data = overloads()
-    # the functions HIP declares too (umin and the others it lacks are table
-    # rows that rename and cast)
+    # the functions HIP declares too (umin and the others it lacks are
+    # reported by the identifiers rule, and --compat provides them)
     names = {
         name
         for name in data.functions() & ctx.present
@@ -396,13 +408,13 @@ RULE = Rule(
             "__global__ void k(float* x, int C, unsigned u) {\n"
             "  int i = threadIdx.x;\n"
             "  x[min(C - 1, i + u * blockDim.x)] = 0;\n"
-            "  x[umin(i, C)] = 1;\n"
+            "  x[min(u, (short)i)] = 1;\n"
             "}\n",
             "#include <hip/hip_runtime.h>\n"
             "__global__ void k(float* x, int C, unsigned u) {\n"
             "  int i = threadIdx.x;\n"
             "  x[min((unsigned int)(C - 1), i + u * blockDim.x)] = 0;\n"
-            "  x[min((unsigned int)(i), (unsigned int)(C))] = 1;\n"
+            "  x[min(u, (unsigned int)((short)i))] = 1;\n"
             "}\n",
         ),
         Example.unchanged(

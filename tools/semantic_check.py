@@ -50,7 +50,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-BINARY = ("min", "max", "fmin", "fmax", "fminf", "fmaxf", "umin", "umax")
+BINARY: tuple[str, ...] = ("min", "max", "fmin", "fmax", "fminf", "fmaxf", "umin", "umax")
 BINARY += ("llmin", "llmax", "ullmin", "ullmax")
 UNARY = ("abs", "labs", "llabs", "fabs", "fabsf")
 FUNCTIONS = BINARY + UNARY
@@ -89,7 +89,7 @@ class Probe:
 
 
 def probes(functions: tuple[str, ...] = FUNCTIONS, types: tuple[str, ...] = TYPES) -> list[Probe]:
-    found = []
+    found: list[Probe] = []
     for function in functions:
         if function in UNARY:
             found.extend(Probe(function, (t,)) for t in types)
@@ -336,8 +336,11 @@ def summary(report: dict[str, Any]) -> dict[str, dict[str, int]]:
 
 
 def table(reports: dict[str, dict[str, Any]]) -> str:
-    """Markdown: per release and side, the counts; then every call HIP alone
-    types differently, with what the translation makes of it."""
+    """Markdown: per release and side, the counts; per function, the calls
+    HIP alone types differently and what the translation makes of them; then
+    each call HIP declares but types differently (or that fails after
+    translation), release by release."""
+    releases = list(reports)
     lines = [
         "| release | side | calls | HIP alone differs | same after translation | reported "
         "| error, unreported | silent |",
@@ -349,26 +352,61 @@ def table(reports: dict[str, dict[str, Any]]) -> str:
                 f"| {release} | {side} | {tally['calls']} | {tally['differ']} | {tally['same']} "
                 f"| {tally['reported']} | {tally['error']} | **{tally['silent']}** |"
             )
-    lines += ["", "| call | CUDA | " + " | ".join(f"HIP {r} device / host" for r in reports) + " |"]
-    lines.append("| --- | --- |" + " --- |" * len(reports))
-    calls: dict[str, dict[str, dict[str, Any]]] = {}
+    lines += [
+        "",
+        "| function | calls | "
+        + " | ".join(
+            f"{r}: HIP alone differs / after: same, reported, error, silent" for r in releases
+        )
+        + " |",
+        "| --- | ---: |" + " --- |" * len(releases),
+    ]
+    functions = sorted({row["call"].split("(")[0] for r in reports.values() for row in r["calls"]})
+    for function in sorted(functions, key=FUNCTIONS.index):
+        cells = []
+        calls = 0
+        for report in reports.values():
+            rows = [row for row in report["calls"] if row["call"].split("(")[0] == function]
+            calls = len(rows)
+            worst = [_worst(row) for row in rows]
+            cells.append(
+                f"{sum(differing(row) for row in rows)} / "
+                + ", ".join(str(worst.count(status)) for status in STATUSES)
+            )
+        lines.append(f"| {function} | {calls} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "| call | CUDA | "
+        + " | ".join(f"HIP {r} alone, device / host -> after" for r in releases)
+        + " |",
+        "| --- | --- |" + " --- |" * len(releases),
+    ]
+    shown: dict[str, dict[str, dict[str, Any]]] = {}
     for release, report in reports.items():
         for row in report["calls"]:
-            if differing(row) or row["device"] != "same" or row["host"] != "same":
-                calls.setdefault(row["call"], {})[release] = row
-    for call, per_release in calls.items():
+            declared = not all(row[f"hip_{side}"].startswith("error") for side in SIDES)
+            if (differing(row) and declared) or _worst(row) != "same":
+                shown.setdefault(row["call"], {})[release] = row
+    for call, per_release in shown.items():
         cuda = next(iter(per_release.values()))["cuda"]
         cells = []
-        for release in reports:
+        for release in releases:
             row = per_release.get(release)
             if row is None:
                 cells.append("same")
                 continue
-            cells.append(
-                " / ".join(f"{_short(row[f'hip_{side}'])} -> {row[side]}" for side in SIDES)
-            )
+            alone = " / ".join(_short(row[f"hip_{side}"]) for side in SIDES)
+            cells.append(f"{alone} -> {_worst(row)}")
         lines.append(f"| `{call}` | {cuda} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+STATUSES = ("same", "reported", "error", "silent")
+
+
+def _worst(row: dict[str, Any]) -> str:
+    """The worse of a call's two sides after translation."""
+    return str(max((row[side] for side in SIDES), key=STATUSES.index))
 
 
 def _short(kind: str) -> str:

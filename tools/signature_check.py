@@ -138,6 +138,8 @@ class Call:
     compiles: bool = True
     rewritten: bool = False  # hipify-py changed its arguments (casts, added ones)
     reported: list[str] = field(default_factory=list)  # the hipify-py codes on its line
+    # reported at another call of the function (a code said once per name)
+    reported_elsewhere: bool = False
     error: str = ""
     notes: list[str] = field(default_factory=list)
     suggested_casts: dict[int, str] = field(default_factory=dict)
@@ -573,6 +575,7 @@ def check_library(
     for c in calls:
         if not c.compiles and not c.reported and c.function in cautioned:
             c.reported = sorted(ONCE_PER_NAME)
+            c.reported_elsewhere = True
     failed = [c for c in calls if not c.compiles]
     if done.returncode != 0 and not failed:
         raise RuntimeError(f"{library.key}: hipcc failed outside the calls:\n{done.stderr[-2000:]}")

@@ -480,6 +480,13 @@ def assess(
             continue
         if current is not None:
             read_note(current, text)
+    # HPY109 is said once per function and file, at its first call: it
+    # explains the function's other calls (in other shapes) too
+    cautioned = {c.function for c in calls if ONCE_PER_NAME & set(c.reported)}
+    for c in calls:
+        if not c.compiles and not c.reported and c.function in cautioned:
+            c.reported = sorted(ONCE_PER_NAME)
+            c.reported_elsewhere = True
     return calls, ""
 
 
@@ -569,13 +576,6 @@ def check_library(
         result["skipped"] = f"no {absent}"
         result["absent"] = absent
         return result
-    # HPY109 is said once per function and file, at its first call: it
-    # explains the function's other calls (in other shapes) too
-    cautioned = {c.function for c in calls if ONCE_PER_NAME & set(c.reported)}
-    for c in calls:
-        if not c.compiles and not c.reported and c.function in cautioned:
-            c.reported = sorted(ONCE_PER_NAME)
-            c.reported_elsewhere = True
     failed = [c for c in calls if not c.compiles]
     if done.returncode != 0 and not failed:
         raise RuntimeError(f"{library.key}: hipcc failed outside the calls:\n{done.stderr[-2000:]}")

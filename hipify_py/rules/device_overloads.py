@@ -307,7 +307,25 @@ def expression_type(ctx: Context, node: tree_sitter.Node) -> str | None:
         return common(a, b) if a is not None and b is not None else None
     if kind == "sizeof_expression":
         return "unsigned long"
+    if kind == "call_expression":
+        return _call_type(ctx, node)
     return None
+
+
+def _call_type(ctx: Context, node: tree_sitter.Node) -> str | None:
+    """The type CUDA gives a nested call of the table's functions
+    (``min(min(a, b), c)``), where its arguments' types are known."""
+    function = node.child_by_field_name("function")
+    arguments = node.child_by_field_name("arguments")
+    if function is None or arguments is None or function.type != "identifier":
+        return None
+    rows = overloads().cuda.get(ctx.node_text(function))
+    if rows is None:
+        return None
+    kinds = [expression_type(ctx, a) for a in arguments.named_children if a.type != "comment"]
+    if None in kinds:
+        return None
+    return rows.get(", ".join(table_type(k) for k in kinds if k is not None))
 
 
 def table_type(kind: str) -> str:

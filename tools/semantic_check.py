@@ -6,8 +6,8 @@ does?
 For each function (FUNCTIONS: min/max, fmin/fmax, umin/umax, llmin/llmax,
 ullmin/ullmax, abs/labs/llabs, fabs) and each pair (or single) of argument
 types (TYPES: int, unsigned int, long, unsigned long, long long, unsigned long
-long, short, char, float, double, __half), one ``__device__`` function calls it
-on parameters of those types:
+long, short, unsigned short, char, signed char, unsigned char, float, double,
+__half), one ``__device__`` function calls it on parameters of those types:
 
 1. CUDA's result type: CUDA 12.4's nvcc compiles the probes, each asking for
    ``(decltype(f(a, b))*)0`` as a ``Tag*``; the error names the type (or the
@@ -62,7 +62,10 @@ TYPES = (
     "long long",
     "unsigned long long",
     "short",
+    "unsigned short",
     "char",
+    "signed char",
+    "unsigned char",
     "float",
     "double",
     "__half",

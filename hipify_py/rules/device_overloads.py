@@ -329,11 +329,9 @@ def _call_type(ctx: Context, node: tree_sitter.Node) -> str | None:
 
 
 def table_type(kind: str) -> str:
-    """The type the table has a column for: unsigned/signed chars and shorts
-    promote like char and short (their CUDA overloads are those of int)."""
-    return {"signed char": "char", "unsigned char": "char", "unsigned short": "short"}.get(
-        kind, kind
-    )
+    """The type the table has a column for (it has every type
+    ``normalized`` gives but bool, which promotes as a char does)."""
+    return "char" if kind == "bool" else kind
 
 
 # ------------------------------------------------------------------ the rule

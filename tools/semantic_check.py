@@ -26,6 +26,7 @@ __half), one ``__device__`` function calls it on parameters of those types:
 
     python tools/semantic_check.py                     # every release with a root
     python tools/semantic_check.py --rocm 7.2 --json out.json
+    python tools/semantic_check.py --compat            # translated with --compat
     python tools/semantic_check.py --write-data        # hipify_py/data/device_overloads.yaml
 
 ``--write-data`` writes the calls whose type differs in some release (and
@@ -208,9 +209,19 @@ SIDES = ("device", "host")
 _FATAL = re.compile(r"^\S+:\d+:\d+: fatal error: .*$", re.M)
 
 
-def hipcc(compiler: Any, source: str, side: str, name: str = "probes.hip") -> str:
+def hipcc(
+    compiler: Any,
+    source: str,
+    side: str,
+    name: str = "probes.hip",
+    beside: dict[str, str] | None = None,
+) -> str:
+    """hipcc's messages on ``source`` (``-fsyntax-only``, one side), with the
+    files of ``beside`` (name -> text) next to it."""
     with compiler.workspace() as folder:
         (folder / name).write_text(source)
+        for other, text in (beside or {}).items():
+            (folder / other).write_text(text)
         done = compiler.run(
             [
                 "--offload-arch=gfx942",
@@ -240,13 +251,21 @@ def hip_types(compiler: Any, chosen: list[Probe]) -> dict[str, dict[Probe, str]]
     return result
 
 
-def translate(source: str, hip_version: str) -> tuple[str, dict[int, list[str]]]:
-    """hipify-py's translation (its CLI) and the codes per line of ``source``."""
+COMPAT_HEADER = "hipify_py_compat.h"
+
+
+def translate(
+    source: str, hip_version: str, compat: bool = False
+) -> tuple[str, dict[int, list[str]], dict[str, str]]:
+    """hipify-py's translation (its CLI), the codes per line of ``source``,
+    and the files it writes beside it (``--compat``: its header)."""
     with tempfile.TemporaryDirectory(prefix="semantic-check-") as scratch:
         folder = Path(scratch)
         (folder / "probes.cu").write_text(source)
         argv = [sys.executable, "-m", "hipify_py", "probes.cu", "-o", "out", "--format", "json"]
         argv += ["--hip-version", hip_version, "--offload-arch", "gfx942", "-j", "0"]
+        if compat:
+            argv.append("--compat")
         env = dict(
             os.environ,
             PYTHONPATH=os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]),
@@ -256,6 +275,8 @@ def translate(source: str, hip_version: str) -> tuple[str, dict[int, list[str]]]
             raise RuntimeError(f"hipify-py failed ({done.returncode}): {done.stderr[-2000:]}")
         report = json.loads(done.stdout)
         output = (folder / "out" / "probes.cu").read_text()
+        header = folder / "out" / COMPAT_HEADER
+        beside = {COMPAT_HEADER: header.read_text()} if header.is_file() else {}
     codes: dict[int, list[str]] = {}
     for entry in report["files"]:
         for diagnostic in entry.get("diagnostics", []):
@@ -263,23 +284,28 @@ def translate(source: str, hip_version: str) -> tuple[str, dict[int, list[str]]]
                 raise RuntimeError(f"hipify-py: {diagnostic['message']}")
             if diagnostic["severity"] in ("error", "warning"):
                 codes.setdefault(diagnostic["line"], []).append(diagnostic["code"])
-    return output, codes
+    return output, codes, beside
 
 
 def check_release(
-    compiler: Any, chosen: list[Probe], cuda: dict[Probe, str], hip_version: str
+    compiler: Any,
+    chosen: list[Probe],
+    cuda: dict[Probe, str],
+    hip_version: str,
+    compat: bool = False,
 ) -> dict[str, Any]:
     """Each probe CUDA compiles: its HIP types untranslated, and what the
-    translated static_assert says (same / reported / error / silent)."""
+    translated static_assert says (same / reported / error / silent);
+    ``compat``: translated with --compat, its header beside the file."""
     valid = [p for p in chosen if not cuda[p].startswith("error")]
     raw = hip_types(compiler, valid)
     source = check_source(valid, cuda)
-    output, codes = translate(source, hip_version)
+    output, codes, beside = translate(source, hip_version, compat)
     where = _lines_to_probes(output)
     failures: dict[str, dict[int, str]] = {}
     for side in SIDES:
         failures[side] = {}
-        for text in hipcc(compiler, output, side).splitlines():
+        for text in hipcc(compiler, output, side, beside=beside).splitlines():
             match = _CLANG_ERROR.match(text)
             if match is None:
                 continue
@@ -314,6 +340,7 @@ def check_release(
     return {
         "compiler": compiler.description,
         "hip_version": hip_version,
+        "compat": compat,
         "not_cuda": sorted(p.label for p in chosen if cuda[p].startswith("error")),
         "calls": rows,
     }
@@ -447,11 +474,13 @@ def data_yaml(reports: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(release: str, chosen: list[Probe], cuda: dict[Probe, str]) -> dict[str, Any]:
+def run(
+    release: str, chosen: list[Probe], cuda: dict[Probe, str], compat: bool = False
+) -> dict[str, Any]:
     from hip_smoke.toolchain import find_amd
 
     compiler = find_amd(release=release)
-    return check_release(compiler, chosen, cuda, compiler.hip_version)
+    return check_release(compiler, chosen, cuda, compiler.hip_version, compat)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -459,6 +488,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rocm", help="one ROCm release (5.7, 6.4, 7.2); default: every root")
     parser.add_argument("--function", default=",".join(FUNCTIONS), help="comma-separated")
     parser.add_argument("--json", type=Path, help="write the whole report here")
+    parser.add_argument(
+        "--compat",
+        action="store_true",
+        help="translate with --compat (hipify_py_compat.h provides umin and the others)",
+    )
     parser.add_argument(
         "--write-data",
         nargs="?",
@@ -481,7 +515,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = probes(functions)
     try:
         cuda = cuda_types(find_cuda(), chosen)
-        reports = {release: run(release, chosen, cuda) for release in releases}
+        reports = {release: run(release, chosen, cuda, args.compat) for release in releases}
     except (ToolchainError, RuntimeError) as exc:
         print(f"semantic_check: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2

@@ -5,10 +5,15 @@ types, translate the calls with hipify-py, and compile them with a real hipcc.
 For each library (LIBRARIES) and mode (HIP names, or ``--roc``: rocBLAS,
 rocSPARSE, rocSOLVER, rocRAND, MIOpen) one file calls every translated
 function, one call per line; hipify-py translates it (its CLI, for the
-release's HIP) and hipcc compiles it for gfx942 (``-fsyntax-only``).  Each
-call either compiles as translated (perhaps rewritten: casts, added
-arguments), or fails with a hipify-py diagnostic on its line (reported), or
-fails without one: a silent miss, which the row needs fixed (a cast, another
+release's HIP) and hipcc compiles it for gfx942 (``-fsyntax-only``).  Besides
+plain variables of the parameter types, every pointer parameter (input and
+output) to a complete type is also passed in the shapes real code writes
+(SHAPES: ``&local`` of the pointee type, an array of it, the address of a
+const local, a pointer to the non-const pointee), one more call per function
+and shape (``--shape``).  Each call either compiles as translated (perhaps
+rewritten: casts, added arguments), or fails with a hipify-py diagnostic on
+its line (reported; HPY109, said once per function and file, counts for the
+function's calls in the other shapes), or fails without one: a silent miss, which the row needs fixed (a cast, another
 name, a ``caution``, the "unsupported" status).  The compiler's notes are
 turned into suggested ``arg_casts`` where they say which argument and type.
 

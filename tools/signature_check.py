@@ -13,8 +13,9 @@ const local, a pointer to the non-const pointee), one more call per function
 and shape (``--shape``).  Each call either compiles as translated (perhaps
 rewritten: casts, added arguments), or fails with a hipify-py diagnostic on
 its line (reported; HPY109, said once per function and file, counts for the
-function's calls in the other shapes), or fails without one: a silent miss, which the row needs fixed (a cast, another
-name, a ``caution``, the "unsupported" status).  The compiler's notes are
+function's calls in the other shapes), or fails without one: a silent miss,
+which the row needs fixed (a cast, another name, a ``caution``, the
+"unsupported" status).  The compiler's notes are
 turned into suggested ``arg_casts`` where they say which argument and type.
 
     python tools/signature_check.py --rocm 7.2                 # every library, both modes

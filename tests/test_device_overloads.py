@@ -207,3 +207,14 @@ def test_usual_arithmetic_conversions(left: str, right: str, expected: str | Non
 )
 def test_literal_types(text: str, expected: str | None) -> None:
     assert rule.literal_type(text) == expected
+
+
+def test_a_very_deep_argument_is_not_typed_and_nothing_breaks() -> None:
+    """Generated code may nest thousands of operators: the typing stops at a
+    depth (the call is then of unknown type, reported), never at Python's
+    recursion limit."""
+    deep = " + ".join(["i"] * 3000)
+    src = kernel(f"x[0] = min({deep}, u);")
+    result = translate(src)
+    assert [d.code for d in result.diagnostics if d.code.startswith("HPY00")] == []
+    assert "HPY462" in [d.code for d in result.diagnostics]

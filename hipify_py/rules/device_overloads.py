@@ -232,8 +232,14 @@ def literal_type(text: str) -> str | None:
 _ARITHMETIC = frozenset({"+", "-", "*", "/", "%", "&", "|", "^"})
 
 
-def expression_type(ctx: Context, node: tree_sitter.Node) -> str | None:
+_DEPTH = 48  # deeper expressions (generated code) are not typed: no recursion limit hit
+
+
+def expression_type(ctx: Context, node: tree_sitter.Node, depth: int = 0) -> str | None:
     """The type of an expression, where the tree tells it; else None."""
+    if depth > _DEPTH:
+        return None
+    depth += 1
     kind = node.type
     if kind == "number_literal":
         return literal_type(ctx.node_text(node))
@@ -243,7 +249,7 @@ def expression_type(ctx: Context, node: tree_sitter.Node) -> str | None:
         return "bool"
     if kind == "parenthesized_expression":
         inner = [c for c in node.named_children if c.type != "comment"]
-        return expression_type(ctx, inner[0]) if len(inner) == 1 else None
+        return expression_type(ctx, inner[0], depth) if len(inner) == 1 else None
     if kind == "identifier":
         name = ctx.node_text(node)
         if name == "warpSize":
@@ -280,7 +286,7 @@ def expression_type(ctx: Context, node: tree_sitter.Node) -> str | None:
         operand = node.child_by_field_name("argument")
         if operator is None or operand is None or ctx.node_text(operator) not in "-+~":
             return None
-        operand_type = expression_type(ctx, operand)
+        operand_type = expression_type(ctx, operand, depth)
         if operand_type is None or operand_type == "__half":
             return None
         return promoted(operand_type)
@@ -291,28 +297,28 @@ def expression_type(ctx: Context, node: tree_sitter.Node) -> str | None:
         if operator is None or left is None or right is None:
             return None
         op = ctx.node_text(operator)
-        a = expression_type(ctx, left)
+        a = expression_type(ctx, left, depth)
         if op in ("<<", ">>"):
             return promoted(a) if a is not None and a not in _FLOATS else None
         if op not in _ARITHMETIC:
             return None
-        b = expression_type(ctx, right)
+        b = expression_type(ctx, right, depth)
         return common(a, b) if a is not None and b is not None else None
     if kind == "conditional_expression":
         a_node = node.child_by_field_name("consequence")
         b_node = node.child_by_field_name("alternative")
         if a_node is None or b_node is None:
             return None
-        a, b = expression_type(ctx, a_node), expression_type(ctx, b_node)
+        a, b = expression_type(ctx, a_node, depth), expression_type(ctx, b_node, depth)
         return common(a, b) if a is not None and b is not None else None
     if kind == "sizeof_expression":
         return "unsigned long"
     if kind == "call_expression":
-        return _call_type(ctx, node)
+        return _call_type(ctx, node, depth)
     return None
 
 
-def _call_type(ctx: Context, node: tree_sitter.Node) -> str | None:
+def _call_type(ctx: Context, node: tree_sitter.Node, depth: int) -> str | None:
     """The type CUDA gives a nested call of the table's functions
     (``min(min(a, b), c)``), where its arguments' types are known."""
     function = node.child_by_field_name("function")
@@ -322,7 +328,9 @@ def _call_type(ctx: Context, node: tree_sitter.Node) -> str | None:
     rows = overloads().cuda.get(ctx.node_text(function))
     if rows is None:
         return None
-    kinds = [expression_type(ctx, a) for a in arguments.named_children if a.type != "comment"]
+    kinds = [
+        expression_type(ctx, a, depth) for a in arguments.named_children if a.type != "comment"
+    ]
     if None in kinds:
         return None
     return rows.get(", ".join(table_type(k) for k in kinds if k is not None))

@@ -91,8 +91,8 @@ def test_a_type_the_tree_cannot_tell_is_reported() -> None:
     src = (
         "#include <cuda_runtime.h>\n"
         "template <class T> __device__ T f(T a, unsigned b) { return min(a, b); }\n"
-        "struct S { int v; };\n"
-        "__device__ int g(S s, int z) { return max(s.v, z); }\n"
+        "struct S;  // defined elsewhere: its members' types are not known here\n"
+        "__device__ int g(const S& s, int z) { return max(s.v, z); }\n"
     )
     result = translate(src)
     found = [d for d in result.diagnostics if d.code == "HPY462"]
@@ -218,3 +218,38 @@ def test_a_very_deep_argument_is_not_typed_and_nothing_breaks() -> None:
     result = translate(src)
     assert [d.code for d in result.diagnostics if d.code.startswith("HPY00")] == []
     assert "HPY462" in [d.code for d in result.diagnostics]
+
+
+def test_members_of_the_files_own_structs_and_auto_locals_have_their_types() -> None:
+    src = (
+        "#include <cuda_runtime.h>\n"
+        "struct Params { int n; unsigned m, *q; };\n"
+        "typedef struct { long k; } Sizes;\n"
+        "__global__ void k(Params p, const Params* pp, Sizes z, unsigned u, size_t w) {\n"
+        "  auto t = blockDim.x;\n"
+        "  const auto c = p.n - 1;\n"
+        "  unsigned r = min(p.n, u) + min(pp->n, pp->m) + max(t, p.n) + min(c, u);\n"
+        "  r += min(z.k, w);\n"
+        "}\n"
+    )
+    result = translate(src)
+    text = str(result.text)
+    assert (
+        "unsigned r = min((unsigned int)(p.n), u) + min((unsigned int)(pp->n), pp->m) + "
+        "max(t, (unsigned int)(p.n)) + min((unsigned int)(c), u);" in text
+    )
+    assert "r += min((unsigned long)(z.k), w);" in text
+    assert "HPY462" not in [d.code for d in result.diagnostics]
+
+
+def test_a_struct_name_defined_twice_is_not_guessed() -> None:
+    src = (
+        "#include <cuda_runtime.h>\n"
+        "namespace a { struct P { int n; }; }\n"
+        "namespace b { struct P { unsigned n; }; }\n"
+        "__device__ unsigned f(a::P p, unsigned u) { return min(p.n, u); }\n"
+        "__device__ unsigned g(P p, unsigned u) { return min(p.n, u); }\n"
+    )
+    result = translate(src)
+    assert str(result.text).count("min(p.n, u)") == 2
+    assert [d.code for d in result.diagnostics].count("HPY462") == 2

@@ -66,6 +66,9 @@ class FileFacts:
     macro_definitions: list[tree_sitter.Node] | None = None
     defines: dict[str, list[tuple[str, int]]] | None = None  # object-like #defines
     file_constants: dict[str, tuple[str, int] | None] = field(default_factory=dict)
+    # memo of device_overloads: struct/class name -> field -> its type as
+    # call_args.declared_tokens spells it (the file's own structs)
+    struct_fields: dict[str, dict[str, list[str]]] | None = None
     # memos of warp
     warp_legacy: dict[str, str] | None = None  # _sync name -> its pre-6.2 form (the table's)
     type_aliases: dict[str, str] | None = None

@@ -218,26 +218,40 @@ _STORAGE = frozenset(
 )
 
 
+def declaration_of(ctx: Context, name: str, offset: int) -> Declared | None:
+    """The variable ``name`` where ``offset`` uses it: a parameter or local of
+    the enclosing function, or a file-scope variable (None: another kind of
+    name, or none the file declares)."""
+    found = visible(ctx, name, offset)
+    if found is None:
+        return _file_variable(ctx, name, offset)
+    return found if found.kind in ("local", "parameter") else None
+
+
 def declared_tokens(ctx: Context, name: str, offset: int, decay: bool = True) -> list[str] | None:
     """The type of variable ``name`` where ``offset`` uses it, as words and
     ``*`` (``const char* const* p`` -> const char * const *), from its
     declaration in the tree; None when the file declares no such variable
     there, or its type is not of that simple shape (a pointer to an array, a
     function pointer)."""
-    found = visible(ctx, name, offset)
-    if found is None:
-        found = _file_variable(ctx, name, offset)
-    elif found.kind not in ("local", "parameter"):
-        return None
+    found = declaration_of(ctx, name, offset)
     if found is None or found.node is None:
         return None
     declarator = _declarator_of(found.node, found.start)
     if declarator is None:
         return None
+    return declarator_tokens(ctx, found.node, declarator, decay)
+
+
+def declarator_tokens(
+    ctx: Context, declaration: tree_sitter.Node, declarator: tree_sitter.Node, decay: bool = True
+) -> list[str] | None:
+    """The type one declarator of a declaration (or field declaration) gives
+    its name, as declared_tokens spells it."""
     kept = [
         child
-        for index, child in enumerate(found.node.children)
-        if child.type == "type_qualifier" or found.node.field_name_for_child(index) == "type"
+        for index, child in enumerate(declaration.children)
+        if child.type == "type_qualifier" or declaration.field_name_for_child(index) == "type"
     ]
     words = [w for c in kept for w in _TOKEN.findall(ctx.node_text(c)) if w not in _STORAGE]
     arrays = 0

@@ -33,7 +33,7 @@ import tree_sitter
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.context import Context
 from hipify_py.engine.words import occurrences
-from hipify_py.rules.call_args import declared_tokens
+from hipify_py.rules.call_args import declaration_of, declarator_tokens, declared_tokens
 from hipify_py.rules.device_code import call_naming, device_bodies
 from hipify_py.rules.rule import Example, Rule, alongside
 
@@ -255,19 +255,26 @@ def expression_type(ctx: Context, node: tree_sitter.Node, depth: int = 0) -> str
         if name == "warpSize":
             return "int"
         tokens = declared_tokens(ctx, name, node.start_byte)
+        if tokens is not None and [w for w in tokens if w not in _QUALIFIERS] == ["auto"]:
+            # `auto n = blockDim.x;`: the initializer's type
+            found = declaration_of(ctx, name, node.start_byte)
+            value = found.value_node if found is not None else None
+            if value is None or value.type in ("argument_list", "initializer_list"):
+                return None
+            return expression_type(ctx, value, depth)
         return normalized(tokens) if tokens is not None else None
     if kind == "field_expression":
         target = node.child_by_field_name("argument")
         field_node = node.child_by_field_name("field")
-        if (
-            target is not None
-            and field_node is not None
-            and target.type == "identifier"
-            and ctx.node_text(target) in _BUILTIN_VECTORS
-            and ctx.node_text(field_node) in ("x", "y", "z")
+        if target is None or field_node is None or target.type != "identifier":
+            return None
+        if ctx.node_text(target) in _BUILTIN_VECTORS and ctx.node_text(field_node) in (
+            "x",
+            "y",
+            "z",
         ):
             return "unsigned int"
-        return None
+        return _member_type(ctx, node, target, field_node)
     if kind == "subscript_expression":
         target = node.child_by_field_name("argument")
         if target is None or target.type != "identifier":
@@ -316,6 +323,75 @@ def expression_type(ctx: Context, node: tree_sitter.Node, depth: int = 0) -> str
     if kind == "call_expression":
         return _call_type(ctx, node, depth)
     return None
+
+
+def _member_type(
+    ctx: Context, node: tree_sitter.Node, target: tree_sitter.Node, field_node: tree_sitter.Node
+) -> str | None:
+    """``p.n`` / ``pp->n`` of a variable whose type is a struct or class the
+    file defines: the field's declared type."""
+    tokens = declared_tokens(ctx, ctx.node_text(target), target.start_byte)
+    if tokens is None:
+        return None
+    words = [w for w in tokens if w not in _QUALIFIERS and w not in ("struct", "class")]
+    arrow = node.child_by_field_name("operator")
+    pointers = 1 if arrow is not None and ctx.node_text(arrow) == "->" else 0
+    if len(words) != 1 + pointers or words.count("*") != pointers or words[0] == "*":
+        return None
+    field_tokens = struct_fields(ctx).get(words[0], {}).get(ctx.node_text(field_node))
+    return normalized(field_tokens) if field_tokens is not None else None
+
+
+def struct_fields(ctx: Context) -> dict[str, dict[str, list[str]]]:
+    """The fields of the structs and classes the file defines (``struct P
+    {...}``, ``typedef struct {...} P``): name -> field -> its type tokens.
+    A name defined twice (in two namespaces, say) is left out."""
+    cached = ctx.facts.struct_fields
+    if cached is not None:
+        return cached
+    found: dict[str, dict[str, list[str]]] = {}
+    twice: set[str] = set()
+    seen: set[int] = set()
+    for keyword in ("struct", "class"):
+        for start in occurrences(ctx.text, keyword):
+            token = ctx.root.descendant_for_byte_range(start, start + len(keyword))
+            specifier = token.parent if token is not None else None
+            if specifier is None or specifier.type not in ("struct_specifier", "class_specifier"):
+                continue
+            body = specifier.child_by_field_name("body")
+            if body is None or specifier.id in seen:
+                continue
+            seen.add(specifier.id)
+            names = [specifier.child_by_field_name("name")]
+            if specifier.parent is not None and specifier.parent.type == "type_definition":
+                names += specifier.parent.children_by_field_name("declarator")
+            fields: dict[str, list[str]] = {}
+            for declaration in body.named_children:
+                if declaration.type != "field_declaration":
+                    continue
+                for declarator in declaration.children_by_field_name("declarator"):
+                    ident = declarator
+                    while ident.type != "field_identifier":
+                        inner = ident.child_by_field_name("declarator") or next(
+                            (c for c in ident.named_children if c.type != "type_qualifier"), None
+                        )
+                        if inner is None:
+                            break
+                        ident = inner
+                    kind = declarator_tokens(ctx, declaration, declarator)
+                    if ident.type == "field_identifier" and kind is not None:
+                        fields[ctx.node_text(ident)] = kind
+            for name_node in names:
+                if name_node is None or name_node.type != "type_identifier":
+                    continue
+                name = ctx.node_text(name_node)
+                if name in found:
+                    twice.add(name)
+                found[name] = fields
+    for name in twice:
+        del found[name]
+    ctx.facts.struct_fields = found
+    return found
 
 
 def _call_type(ctx: Context, node: tree_sitter.Node, depth: int) -> str | None:
@@ -424,7 +500,7 @@ RULE = Rule(
     id="device_overloads",
     run=run,
     codes=(UNKNOWN_TYPES.code,),
-    needs=("table.names",),
+    needs=("table.names", "facts.struct_fields"),
     may_apply=alongside,
     examples=(
         Example(

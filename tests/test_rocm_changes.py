@@ -56,7 +56,6 @@ RUNTIME = "#include <cuda_runtime.h>\n"
     ("body", "header"),
     [
         ("void f(char* a) { memcpy(a, a + 1, 1); }\n", "string.h"),
-        ("void f(char* a) { std::memcpy(a, a + 1, 1); }\n", "cstring"),
         ("#define CLEAR(p) memset((p), 0, 4)\n", "string.h"),
     ],
 )
@@ -67,7 +66,7 @@ def test_the_header_a_call_needs_is_added_from_hip_7(body: str, header: str) -> 
     text = output(RUNTIME + body, "7.2")
     assert text.startswith(f"#include <hip/hip_runtime.h>\n#include <{header}>\n"), text
     (note,) = [d for d in diagnostics(RUNTIME + body, "7.2") if d[0] == "HPY203"]
-    assert f"<{header}>" in note[3] and "HIP >= 7.0" in note[3]
+    assert f"<{header}>" in note[3] and "HIP 7.2.4's" in note[3]
 
 
 @pytest.mark.parametrize(
@@ -78,6 +77,11 @@ def test_the_header_a_call_needs_is_added_from_hip_7(body: str, header: str) -> 
         '// memcpy(a, b, n) in a comment\nconst char* s = "strlen(x)";\n',
         "#include <cstring>\nvoid f(char* a) { memcpy(a, a + 1, 1); }\n",
         "#include <string.h>\nvoid f(char* a) { std::memcpy(a, a + 1, 1); }\n",
+        # CUDA's runtime header gives ::memcpy, not std::memcpy (nvcc 12.4 rejects
+        # this; data/host_surface.yaml): nothing the CUDA code relied on
+        "void f(char* a) { std::memcpy(a, a + 1, 1); }\n",
+        # HIP declares its own for device code
+        "__global__ void k(char* a) { memcpy(a, a + 1, 1); }\n",
         "__global__ void k(int n) { assert(n > 0); }\n",  # nvcc has no assert without <cassert>
     ],
 )

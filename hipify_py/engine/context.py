@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import tree_sitter
 
@@ -18,8 +18,16 @@ from hipify_py.engine.stats import Stats
 from hipify_py.tables.table import MappingTable, Row
 from hipify_py.tables.versions import Version, parse_version
 
-if TYPE_CHECKING:  # the rules' token classifier, kept here so every rule shares it
-    from hipify_py.rules.identifiers import Scanner
+
+class TokenClassifier(Protocol):
+    """What the engine keeps for the rules: a classifier of the file's tokens
+    (the identifiers rule makes one, rules.identifiers.Scanner, and every rule
+    shares it).  The engine names only this protocol, not a rule's type."""
+
+    def classify(self, start: int, end: int) -> tuple[str, tree_sitter.Node | None]:
+        """Where the token [start, end) sits: code, macro, string, comment or other."""
+        ...
+
 
 _new_edit = tuple.__new__
 
@@ -101,7 +109,7 @@ class Context:
     uses_kernel_syntax: bool = False
     _local: dict[str, bool] = field(default_factory=dict)
     _groups: int = 0
-    scanner: Scanner | None = None  # made on first use (rules.identifiers.scanner_of)
+    scanner: TokenClassifier | None = None  # made on first use (rules.identifiers.scanner_of)
     facts: FileFacts = field(default_factory=FileFacts)  # typed hand-offs and memos
     # every translated CUDA reference: (offset, CUDA name, what it became, library);
     # identifiers, warp, includes -> device_hazards, unchecked_errors, launch,

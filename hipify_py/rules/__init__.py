@@ -31,6 +31,7 @@ RULE_ORDER = (
     "cub_blocks",
     "overloads",
     "vector_ops",
+    "device_gaps",
     "includes",
 )
 # shared by the rules; ``catalogue`` assembles the diagnostic codes defined here

@@ -20,7 +20,7 @@ import tree_sitter
 from hipify_py.engine import diagnostics as D
 from hipify_py.engine.compat import data as compat_data
 from hipify_py.engine.compat import text_includes_header
-from hipify_py.engine.context import Context, cached_version
+from hipify_py.engine.context import Context, TokenClassifier, cached_version
 from hipify_py.engine.lexer import SpanIndex, opaque_spans, span_kind
 from hipify_py.engine.words import occurrences
 from hipify_py.rules.call_args import (
@@ -472,7 +472,7 @@ def may_apply(present: set[str], text: str, table: MappingTable) -> bool:
     return any(CUDA_LIKE.match(name) for name in present)
 
 
-def scanner_of(ctx: Context) -> Scanner:
+def scanner_of(ctx: Context) -> TokenClassifier:
     """The file's token classifier, shared by the rules (its caches too)."""
     if ctx.scanner is None:
         ctx.scanner = Scanner(ctx)
@@ -1413,7 +1413,9 @@ def _describe(row: Row) -> str:
     return ", ".join(parts)
 
 
-def _report_unknown(ctx: Context, scanner: Scanner, unknown: list[tuple[int, int, str]]) -> None:
+def _report_unknown(
+    ctx: Context, scanner: TokenClassifier, unknown: list[tuple[int, int, str]]
+) -> None:
     for start, end, name in unknown:
         if ctx.is_local(name):
             continue

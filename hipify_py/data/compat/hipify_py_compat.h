@@ -16,7 +16,8 @@
 //
 // Only what HIP 5.7 and 7.2 do not declare is provided: HIP has __ldcs,
 // __ldcg and __ldca for __half and __half2 only, none of the other cache-hint
-// loads and stores, no SIMD video intrinsics, no umin/umax/llmin/..., and no
+// loads and stores (provided here for every type CUDA declares them for:
+// tools/device_surface.py checks each), no SIMD video intrinsics, no umin/umax/llmin/..., and no
 // cooperative_groups::reduce / inclusive_scan / exclusive_scan / plus / less /
 // greater / bit_and / bit_or / bit_xor.
 #ifndef HIPIFY_PY_COMPAT_H
@@ -24,6 +25,8 @@
 
 #include <hip/hip_runtime.h>
 #include <hip/hip_cooperative_groups.h>
+#include <hip/hip_fp16.h>
+#include <hip/hip_bf16.h>
 #if !defined(__HIP_PLATFORM_AMD__)
 // CUDA's own collectives, which the translated code calls on NVIDIA
 #include <cooperative_groups/reduce.h>
@@ -82,10 +85,12 @@ HIPIFY_PY_COMPAT_SCALAR(char)
 HIPIFY_PY_COMPAT_SCALAR(signed char)
 HIPIFY_PY_COMPAT_SCALAR(short)
 HIPIFY_PY_COMPAT_SCALAR(int)
+HIPIFY_PY_COMPAT_SCALAR(long)
 HIPIFY_PY_COMPAT_SCALAR(long long)
 HIPIFY_PY_COMPAT_SCALAR(unsigned char)
 HIPIFY_PY_COMPAT_SCALAR(unsigned short)
 HIPIFY_PY_COMPAT_SCALAR(unsigned int)
+HIPIFY_PY_COMPAT_SCALAR(unsigned long)
 HIPIFY_PY_COMPAT_SCALAR(unsigned long long)
 HIPIFY_PY_COMPAT_SCALAR(float)
 HIPIFY_PY_COMPAT_SCALAR(double)
@@ -106,6 +111,12 @@ HIPIFY_PY_COMPAT_VECTOR(ulonglong2)
 HIPIFY_PY_COMPAT_VECTOR(float2)
 HIPIFY_PY_COMPAT_VECTOR(float4)
 HIPIFY_PY_COMPAT_VECTOR(double2)
+// the 16-bit float types (HIP has __ldcs, __ldcg and __ldca for __half and
+// __half2 only, which overload resolution prefers to these templates' exports)
+HIPIFY_PY_COMPAT_VECTOR(__half)
+HIPIFY_PY_COMPAT_VECTOR(__half2)
+HIPIFY_PY_COMPAT_VECTOR(__hip_bfloat16)
+HIPIFY_PY_COMPAT_VECTOR(__hip_bfloat162)
 #undef HIPIFY_PY_COMPAT_SCALAR
 #undef HIPIFY_PY_COMPAT_VECTOR
 

@@ -45,7 +45,9 @@ def test_the_known_case_keeps_cudas_unsigned_min() -> None:
         ("min(i, u)", "min((unsigned int)(i), u)"),
         ("max(u, 0)", "max(u, (unsigned int)(0))"),  # 0 is an int
         ("min(i, 7u)", "min((unsigned int)(i), 7u)"),
-        ("min(i, threadIdx.x)", "min((unsigned int)(i), threadIdx.x)"),
+        # HIP 5.7's threadIdx.x is an object that converts to unsigned: cast too
+        ("min(i, threadIdx.x)", "min((unsigned int)(i), (unsigned int)(threadIdx.x))"),
+        ("min(threadIdx.x, u)", "min((unsigned int)(threadIdx.x), u)"),
         ("max(idx[i], u)", "max((unsigned int)(idx[i]), u)"),  # const int* element
         ("min((unsigned)C, i)", "min((unsigned)C, (unsigned int)(i))"),
         ("min(s, c)", "min((int)(s), (int)(c))"),  # CUDA: int; HIP: short / double
@@ -236,7 +238,7 @@ def test_members_of_the_files_own_structs_and_auto_locals_have_their_types() -> 
     text = str(result.text)
     assert (
         "unsigned r = min((unsigned int)(p.n), u) + min((unsigned int)(pp->n), pp->m) + "
-        "max(t, (unsigned int)(p.n)) + min((unsigned int)(c), u);" in text
+        "max((unsigned int)(t), (unsigned int)(p.n)) + min((unsigned int)(c), u);" in text
     )
     assert "r += min((unsigned long)(z.k), w);" in text
     assert "HPY462" not in [d.code for d in result.diagnostics]

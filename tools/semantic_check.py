@@ -7,7 +7,9 @@ For each function (FUNCTIONS: min/max, fmin/fmax, umin/umax, llmin/llmax,
 ullmin/ullmax, abs/labs/llabs, fabs) and each pair (or single) of argument
 types (TYPES: int, unsigned int, long, unsigned long, long long, unsigned long
 long, short, unsigned short, char, signed char, unsigned char, float, double,
-__half), one ``__device__`` function calls it on parameters of those types:
+__half), one ``__device__`` function calls it on parameters of those types
+(and min and max on each pair of EXPRESSIONS, which the rule types from the
+tree: literals, ``threadIdx.x``, arithmetic, members, ``auto`` locals):
 
 1. CUDA's result type: CUDA 12.4's nvcc compiles the probes, each asking for
    ``(decltype(f(a, b))*)0`` as a ``Tag*``; the error names the type (or the
@@ -74,13 +76,50 @@ TYPES = (
 DATA = REPO / "hipify_py" / "data" / "device_overloads.yaml"
 
 
+# Expressions as arguments (min/max of each pair): the rule types them from
+# the tree (literals and their suffixes, the built-in vectors, arithmetic,
+# casts, subscripts, members of the file's structs, ...), so each is checked
+# the same way, on these parameters.
+EXPRESSIONS = (
+    "0",
+    "7u",
+    "2l",
+    "3ul",
+    "4ll",
+    "5ull",
+    "'c'",
+    "0x80000000",
+    "threadIdx.x",
+    "blockDim.x * 2",
+    "i + 1",
+    "i - u",
+    "(short)i",
+    "-s",
+    "s * s",
+    "i << 2",
+    "sizeof(int)",
+    "i > 0 ? i : 2u",
+    "ip[0]",
+    "p.n",
+    "pp->m",
+    "n",
+    "tid",
+)
+EXPRESSION_PARAMS = "int i, unsigned u, short s, const int* ip, P p, const P* pp"
+EXPRESSION_LOCALS = "auto n = s + s; auto tid = threadIdx.x; "
+STRUCT = "struct P { int n; unsigned m; };"
+
+
 @dataclass(frozen=True)
 class Probe:
     function: str
     types: tuple[str, ...]
+    expressions: bool = False  # ``types`` are argument expressions (EXPRESSIONS)
 
     @property
     def call(self) -> str:
+        if self.expressions:
+            return f"{self.function}({', '.join(self.types)})"
         args = ", ".join("ab"[i] for i in range(len(self.types)))
         return f"{self.function}({args})"
 
@@ -89,21 +128,39 @@ class Probe:
         return f"{self.function}({', '.join(self.types)})"
 
     def params(self) -> str:
+        if self.expressions:
+            return EXPRESSION_PARAMS
         return ", ".join(f"{t} {'ab'[i]}" for i, t in enumerate(self.types))
 
+    def locals(self) -> str:
+        return EXPRESSION_LOCALS if self.expressions else ""
 
-def probes(functions: tuple[str, ...] = FUNCTIONS, types: tuple[str, ...] = TYPES) -> list[Probe]:
+
+def probes(
+    functions: tuple[str, ...] = FUNCTIONS,
+    types: tuple[str, ...] = TYPES,
+    expressions: tuple[str, ...] = EXPRESSIONS,
+) -> list[Probe]:
+    """Each function on each pair (or single) of ``types``; then min and max
+    on each pair of ``expressions``."""
     found: list[Probe] = []
     for function in functions:
         if function in UNARY:
             found.extend(Probe(function, (t,)) for t in types)
         else:
             found.extend(Probe(function, (t, u)) for t in types for u in types)
+    for function in ("min", "max"):
+        if function in functions:
+            found.extend(
+                Probe(function, (e, f), expressions=True) for e in expressions for f in expressions
+            )
     return found
 
 
 HEADER_CUDA = "#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n#include <type_traits>\n"
+HEADER_CUDA += STRUCT + "\n"
 HEADER_HIP = "#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>\n#include <type_traits>\n"
+HEADER_HIP += STRUCT + "\n"
 
 
 def type_source(header: str, chosen: list[Probe]) -> str:
@@ -112,8 +169,8 @@ def type_source(header: str, chosen: list[Probe]) -> str:
     lines = [header.rstrip("\n"), "struct Tag;"]
     for index, probe in enumerate(chosen):
         lines.append(
-            f"__device__ void p{index}({probe.params()}) "
-            f"{{ Tag* t = (decltype({probe.call})*)0; (void)t; }} // probe:{index}"
+            f"__device__ void p{index}({probe.params()}) {{ {probe.locals()}"
+            f"Tag* t = (decltype({probe.call})*)0; (void)t; }} // probe:{index}"
         )
     return "\n".join(lines) + "\n"
 
@@ -123,9 +180,9 @@ def check_source(chosen: list[Probe], expected: dict[Probe, str]) -> str:
     lines = [HEADER_CUDA.rstrip("\n")]
     for index, probe in enumerate(chosen):
         lines.append(
-            f"__device__ void p{index}({probe.params()}) {{ static_assert(std::is_same<"
-            f'decltype({probe.call}), {expected[probe]}>::value, "p{index}"); }}'
-            f" // probe:{index}"
+            f"__device__ void p{index}({probe.params()}) {{ {probe.locals()}"
+            f"static_assert(std::is_same<decltype({probe.call}), {expected[probe]}>::value, "
+            f'"p{index}"); }} // probe:{index}'
         )
     return "\n".join(lines) + "\n"
 
@@ -321,6 +378,8 @@ def check_release(
     rows = []
     for index, probe in enumerate(valid):
         row: dict[str, Any] = {"call": probe.label, "cuda": cuda[probe]}
+        if probe.expressions:
+            row["expressions"] = True
         for side in SIDES:
             row[f"hip_{side}"] = raw[side][probe]
             failure = failures[side].get(index)
@@ -368,8 +427,8 @@ def summary(report: dict[str, Any]) -> dict[str, dict[str, int]]:
 def table(reports: dict[str, dict[str, Any]]) -> str:
     """Markdown: per release and side, the counts; per function, the calls
     HIP alone types differently and what the translation makes of them; then
-    each call HIP declares but types differently (or that fails after
-    translation), release by release."""
+    each call HIP declares but types differently (or that fails unreported
+    after translation), release by release."""
     releases = list(reports)
     lines = [
         "| release | side | calls | HIP alone differs | same after translation | reported "
@@ -391,12 +450,15 @@ def table(reports: dict[str, dict[str, Any]]) -> str:
         + " |",
         "| --- | ---: |" + " --- |" * len(releases),
     ]
-    functions = sorted({row["call"].split("(")[0] for r in reports.values() for row in r["calls"]})
-    for function in sorted(functions, key=FUNCTIONS.index):
+    functions = sorted(
+        {_group(row) for r in reports.values() for row in r["calls"]},
+        key=lambda g: (FUNCTIONS.index(g.split()[0]), g),
+    )
+    for function in functions:
         cells = []
         calls = 0
         for report in reports.values():
-            rows = [row for row in report["calls"] if row["call"].split("(")[0] == function]
+            rows = [row for row in report["calls"] if _group(row) == function]
             calls = len(rows)
             worst = [_worst(row) for row in rows]
             cells.append(
@@ -415,7 +477,7 @@ def table(reports: dict[str, dict[str, Any]]) -> str:
     for release, report in reports.items():
         for row in report["calls"]:
             declared = not all(row[f"hip_{side}"].startswith("error") for side in SIDES)
-            if (differing(row) and declared) or _worst(row) != "same":
+            if (differing(row) and declared) or _worst(row) in ("error", "silent"):
                 shown.setdefault(row["call"], {})[release] = row
     for call, per_release in shown.items():
         cuda = next(iter(per_release.values()))["cuda"]
@@ -432,6 +494,12 @@ def table(reports: dict[str, dict[str, Any]]) -> str:
 
 
 STATUSES = ("same", "reported", "error", "silent")
+
+
+def _group(row: dict[str, Any]) -> str:
+    """A call's line in the per-function table: its function (on expressions)."""
+    function = str(row["call"]).split("(")[0]
+    return function + (" (expressions)" if row.get("expressions") else "")
 
 
 def _worst(row: dict[str, Any]) -> str:
@@ -451,6 +519,8 @@ def data_yaml(reports: dict[str, dict[str, Any]]) -> str:
     differs: dict[str, list[str]] = {}
     for release, report in sorted(reports.items()):
         for row in report["calls"]:
+            if row.get("expressions"):
+                continue  # the rule's data is per argument type
             cuda[row["call"]] = row["cuda"]
             if differing(row):
                 differs.setdefault(row["call"], []).append(release)

@@ -13,11 +13,15 @@ compilers (``hipify_py/data/device_overloads.yaml``, written by
 ``tools/semantic_check.py``).
 
 In device code, a call whose argument types the tree tells (declared types of
-locals and parameters, literals, ``threadIdx.x`` and the other built-in
-vectors' members, casts, subscripts, arithmetic on those) gets its arguments
-cast to CUDA's result type where HIP differs: ``min((unsigned int)(C - 1),
-i + u * blockDim.x)``.  Where an argument's type cannot be known and some type
-it could have makes HIP differ, the call is reported (HPY462).  (``umin``,
+locals, parameters and file-scope variables, ``auto`` locals by their
+initializer, members of the file's own structs, literals, ``threadIdx.x`` and
+the other built-in vectors' members, casts, subscripts, nested calls,
+arithmetic on those) gets its arguments cast to CUDA's result type where HIP
+differs: ``min((unsigned int)(C - 1), i + u * blockDim.x)``; ``threadIdx.x``
+and its kin always (HIP 5.7's are objects that convert to unsigned int, so
+``min(threadIdx.x, 31)`` is ambiguous there).  Where an argument's type
+cannot be known and some type it could have makes HIP differ, the call is
+reported (HPY462).  (``umin``,
 ``umax``, ``llmin``, ``llmax``, ``ullmin`` and ``ullmax``, which HIP lacks,
 stay unsupported, HPY101: ``--compat``'s header provides them.)
 """
@@ -455,6 +459,34 @@ def _cast(ctx: Context, arg: tree_sitter.Node, kind: str, group: int) -> None:
     ctx.edit(arg.end_byte, arg.end_byte, ")", "device_overloads", group=group)
 
 
+def _is_proxy(ctx: Context, node: tree_sitter.Node, depth: int = 0) -> bool:
+    """Is the argument ``threadIdx.x`` (or another built-in vector's member),
+    or an ``auto`` local initialized from one?  HIP 5.7's are objects of their
+    own type that convert to unsigned int: ``min(threadIdx.x, 0)`` is
+    ambiguous there and ``min(threadIdx.x, threadIdx.x)`` that type, so they
+    are cast to the type CUDA's min takes."""
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        inner = node.named_children[0]
+        if inner is None:
+            return False
+        node = inner
+    if node.type == "field_expression":
+        target = node.child_by_field_name("argument")
+        return (
+            target is not None
+            and target.type == "identifier"
+            and ctx.node_text(target) in _BUILTIN_VECTORS
+        )
+    if node.type != "identifier" or depth > 8:
+        return False
+    tokens = declared_tokens(ctx, ctx.node_text(node), node.start_byte)
+    if tokens is None or [w for w in tokens if w not in _QUALIFIERS] != ["auto"]:
+        return False
+    found = declaration_of(ctx, ctx.node_text(node), node.start_byte)
+    value = found.value_node if found is not None else None
+    return value is not None and _is_proxy(ctx, value, depth + 1)
+
+
 def _check(
     ctx: Context, data: Overloads, name: str, node: tree_sitter.Node, args: list[tree_sitter.Node]
 ) -> None:
@@ -466,12 +498,13 @@ def _check(
     known = [table_type(k) if k is not None else None for k in kinds]
     if None not in known:
         key = ", ".join(k for k in known if k is not None)
-        if key not in differs:
+        proxies = [_is_proxy(ctx, a) for a in args]
+        result = data.cuda[name].get(key)
+        if result is None or (key not in differs and not any(proxies)):
             return
-        result = data.cuda[name][key]
         group = ctx.new_group()
-        for arg, kind in zip(args, known, strict=True):
-            if kind != result:
+        for arg, kind, proxy in zip(args, known, proxies, strict=True):
+            if kind != result or proxy:
                 _cast(ctx, arg, result, group)
         return
     # an argument of unknown type: is there a type it could have that makes HIP differ?

@@ -6,7 +6,8 @@ compiling must still compile: a translation regression fails here.
 
 Needs the roots (hip_smoke/toolchain/provision.sh amd-7.2, amd-5.7, nvidia):
 skipped without them, failed without them when HIPIFY_PY_REQUIRE_TOOLCHAIN=1
-(CI).  The sdists (a few MB) and compile results are cached in
+(CI).  The sdists (a few MB, fetched by name with pip: PyPI must be
+reachable the first time) and compile results are cached in
 $HIPIFY_PY_REALCODE_CACHE, else ~/.cache/hipify-py/realcode.
 """
 

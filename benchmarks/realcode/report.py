@@ -48,36 +48,28 @@ def _where(error: dict[str, Any] | None) -> str:
     return f"{place}: {error['message']}"
 
 
-def markdown(doc: dict[str, Any]) -> str:
-    targets = [t for t in doc["targets"] if t != "cuda"]
+SET_TITLES = {"dev": "Development set", "validation": "Validation set"}
+SET_NOTES = {
+    "dev": "The projects hipify-py is fixed against: their failures are itemized below.",
+    "validation": "Held-out projects, measured but not looked into while fixing: only "
+    "their counts are shown here (the results file has the rest), so that they stay a "
+    "fair test of fixes made on the development set.",
+}
+
+
+def set_of(project: dict[str, Any]) -> str:
+    """The project's set (results written before the sets existed: dev)."""
+    return str(project.get("set") or "dev")
+
+
+def _table(projects: list[dict[str, Any]], targets: list[str]) -> list[str]:
     out = [
-        "# Real-code benchmark",
-        "",
-        "Real CUDA projects (pinned PyPI sdists, `benchmarks/realcode/projects.yaml`) translated",
-        "in tree mode and compiled unit by unit with `-c`: the translation with each ROCm",
-        "release's hipcc for gfx942 (and, where asked, as HIP on NVIDIA: nvcc 12.4 with",
-        "`-D__HIP_PLATFORM_NVIDIA__`), the CUDA original with nvcc 12.4 (device code to PTX). Only",
-        "units whose original builds count. A unit that fails is *predicted* when hipify-py gave",
-        "an error or warning at its first error's file and line, for an `#error` on a line of",
-        "the `#if` conditions that select it, or in that file naming an identifier the error",
-        "names (*by construct*), or when the failing file is a header it reported as having no",
-        "HIP counterpart (a vendored libcu++); otherwise it is a *silent* failure.",
-        "Regenerate with the command below (see `benchmarks/realcode/run.py`).",
-        "",
-        f"- command: `{doc['command']}`",
-        f"- run: {doc['started']}, {doc['minutes']} min (compile results cached from earlier "
-        f"runs count as they were measured); hipify-py `{doc['hipify_py']}`",
-    ]
-    if doc.get("not_run"):
-        out.append("- in projects.yaml but not in this run: " + ", ".join(doc["not_run"]))
-    out += [
-        "",
         "| project | release | units | countable | compiled | % | failed, predicted "
         "(of which by construct) | failed, silent |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     totals: dict[str, Counter[str]] = defaultdict(Counter)
-    for project in doc["projects"]:
+    for project in projects:
         for target in targets:
             row = tally(project, target)
             totals[target].update(row)
@@ -94,16 +86,53 @@ def markdown(doc: dict[str, Any]) -> str:
             f"| {row['compiled']} | {_pct(row['compiled'], row['countable'])} "
             f"| {row['predicted']} ({row['construct']}) | {row['silent']} |"
         )
+    return out
+
+
+def markdown(doc: dict[str, Any]) -> str:
+    targets = [t for t in doc["targets"] if t != "cuda"]
+    out = [
+        "# Real-code benchmark",
+        "",
+        "Real CUDA projects (pinned PyPI sdists fetched by name with pip,",
+        "`benchmarks/realcode/projects.yaml`) translated",
+        "in tree mode and compiled unit by unit with `-c`: the translation with each ROCm",
+        "release's hipcc for gfx942 (and, where asked, as HIP on NVIDIA: nvcc 12.4 with",
+        "`-D__HIP_PLATFORM_NVIDIA__`), the CUDA original with nvcc 12.4 (device code to PTX). Only",
+        "units whose original builds count. A unit that fails is *predicted* when hipify-py gave",
+        "an error or warning at its first error's file and line, for an `#error` on a line of",
+        "the `#if` conditions that select it, or in that file naming an identifier the error",
+        "names (*by construct*), or when the failing file is a header it reported as having no",
+        "HIP counterpart (a vendored libcu++); otherwise it is a *silent* failure.",
+        "The projects are in two sets: the *development set*, whose failures guide the fixes,",
+        "and the *validation set*, held out (`run.py --set validation`): its numbers show",
+        "whether the fixes carry over to code no one looked at.",
+        "Regenerate with the command below (see `benchmarks/realcode/run.py`).",
+        "",
+        f"- command: `{doc['command']}`",
+        f"- run: {doc['started']}, {doc['minutes']} min (compile results cached from earlier "
+        f"runs count as they were measured); hipify-py `{doc['hipify_py']}`",
+    ]
+    if doc.get("not_run"):
+        out.append("- in projects.yaml but not in this run: " + ", ".join(doc["not_run"]))
+    by_set: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for project in doc["projects"]:
+        by_set[set_of(project)].append(project)
+    for name in sorted(by_set, key=lambda n: (n != "dev", n)):
+        out += ["", f"## {SET_TITLES.get(name, name)}", "", SET_NOTES.get(name, ""), ""]
+        out += _table(by_set[name], targets)
+    itemized = by_set.get("dev", [])
     out += [
         "",
         "## First-error classes",
         "",
-        "Countable units that fail, by the class of their first error (classes.yaml).",
+        "Countable units of the development set that fail, by the class of their first",
+        "error (classes.yaml).",
         "",
     ]
     for target in targets:
         classes: Counter[tuple[str, bool]] = Counter()
-        for project in doc["projects"]:
+        for project in itemized:
             for row in project["units"]:
                 entry = row[target]
                 if row["cuda"]["compiled"] and not entry["compiled"]:
@@ -125,13 +154,13 @@ def markdown(doc: dict[str, Any]) -> str:
     out += [
         "## Silent failures",
         "",
-        "Grouped by first error; each with the units that stop there.",
+        "The development set's, grouped by first error; each with the units that stop there.",
         "",
     ]
     for target in targets:
         groups: dict[tuple[str, str], list[str]] = defaultdict(list)
         labels: dict[tuple[str, str], str] = {}
-        for project in doc["projects"]:
+        for project in itemized:
             for row in project["units"]:
                 entry = row[target]
                 if not row["cuda"]["compiled"] or entry["compiled"] or entry.get("predicted"):
@@ -162,7 +191,8 @@ def summary_lines(doc: dict[str, Any]) -> str:
                 continue
             row = tally(project, target)
             lines.append(
-                f"{project['name']} {LABELS.get(target, target)}: {row['compiled']}/"
+                f"{project['name']} ({set_of(project)}) {LABELS.get(target, target)}: "
+                f"{row['compiled']}/"
                 f"{row['countable']} compiled ({row['units']} units), {row['predicted']} "
                 f"predicted, {row['silent']} silent"
             )

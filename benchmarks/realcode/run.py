@@ -2,14 +2,16 @@
 gfx942, and when one does not, did hipify-py say so?  Prints progress; asserts
 nothing (tests/test_realcode.py checks the CI slice's pinned outcomes).
 
-    python benchmarks/realcode/run.py [--projects a,b] [--releases 7.2,5.7]
-        [--hip-nvidia] [--slice ci] [--jobs 2] [--md docs/realcode.md]
-        [--json docs/realcode-results.json] [--no-cache]
+    python benchmarks/realcode/run.py [--set dev|validation|all] [--projects a,b]
+        [--releases 7.2,5.7] [--hip-nvidia] [--slice ci] [--sample K] [--jobs 2]
+        [--md docs/realcode.md] [--json docs/realcode-results.json] [--no-cache]
 
-For each project of projects.yaml (a pinned PyPI sdist): fetch it into the
-cache folder ($HIPIFY_PY_REALCODE_CACHE, else ~/.cache/hipify-py/realcode)
-and check its sha256; translate its tree once per release (hipify-py ROOT -o
-OUT --copy-all --hip-version X.Y --format json); compile every unit with -c:
+For each project of projects.yaml (a pinned PyPI sdist) in the chosen set
+(dev, the default; validation, the held-out projects; or all): fetch it by
+name and version with pip into the cache folder ($HIPIFY_PY_REALCODE_CACHE,
+else ~/.cache/hipify-py/realcode), checked against its sha256; translate
+its tree once per release (hipify-py ROOT -o OUT --copy-all --hip-version
+X.Y --format json); compile every unit with -c:
 the CUDA original with nvcc 12.4 (the floor: a unit it cannot build does not
 count), the translation with each release's hipcc for gfx942, and with
 --hip-nvidia the translation as HIP on NVIDIA (nvcc 12.4 and HIP's NVIDIA
@@ -138,7 +140,17 @@ def conditions_of(original: Path, error: FirstError) -> set[int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--projects", help="comma-separated names (default: all)")
+    parser.add_argument(
+        "--set",
+        dest="project_set",
+        choices=[*sources.SETS, "all"],
+        default="dev",
+        help="the development set (default), the validation set (held out: measured, "
+        "its failures not looked into while fixing) or both",
+    )
+    parser.add_argument(
+        "--projects", help="comma-separated names, of the chosen set (default: all of it)"
+    )
     parser.add_argument("--releases", default="7.2,5.7", help="ROCm releases (7.2, 6.4, 5.7)")
     parser.add_argument(
         "--hip-nvidia", action="store_true", help="also build the translation as HIP on NVIDIA"
@@ -156,8 +168,18 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="translate with --compat (hipify_py_compat.h for what HIP lacks)",
     )
-    parser.add_argument("--md", type=Path, default=REPO / "docs" / "realcode.md")
-    parser.add_argument("--json", type=Path, default=REPO / "docs" / "realcode-results.json")
+    parser.add_argument(
+        "--md",
+        type=Path,
+        help="the page (default: docs/realcode.md; with --set validation, "
+        "docs/realcode-validation.md, so that the development set's page stays)",
+    )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        help="the results (default: docs/realcode-results.json; with --set validation, "
+        "docs/realcode-validation-results.json)",
+    )
     parser.add_argument("--no-cache", action="store_true", help="compile again, cached or not")
     parser.add_argument(
         "--from-json",
@@ -165,8 +187,15 @@ def main(argv: list[str] | None = None) -> int:
         help="compile nothing: write --md from this results file (classes.yaml as it is now)",
     )
     args = parser.parse_args(argv)
+    document: dict[str, Any] = {}
     if args.from_json is not None:
         document = json.loads(args.from_json.read_text(encoding="utf-8"))
+    # the validation set's page and results go beside the development set's
+    held_out = (document.get("sets") or [args.project_set]) == ["validation"]
+    stem = "realcode-validation" if held_out else "realcode"
+    args.md = args.md or REPO / "docs" / f"{stem}.md"
+    args.json = args.json or REPO / "docs" / f"{stem}-results.json"
+    if args.from_json is not None:
         for project in document["projects"]:
             for row in project["units"]:
                 for target in document["targets"]:
@@ -178,7 +207,13 @@ def main(argv: list[str] | None = None) -> int:
     # a terminated run still unmounts what it mounted and removes what it staged
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
-    projects, ci = sources.load()
+    try:
+        projects, ci = sources.load()
+    except sources.ProjectsError as exc:
+        parser.error(str(exc))
+    sets = list(sources.SETS) if args.project_set == "all" else [args.project_set]
+    elsewhere = {p.name: p.set for p in projects if p.set not in sets}
+    projects = [p for p in projects if p.set in sets]
     every = [p.name for p in projects]
     releases = [r.strip() for r in args.releases.split(",") if r.strip()]
     for release in releases:
@@ -188,6 +223,12 @@ def main(argv: list[str] | None = None) -> int:
     SAMPLE[:] = [args.sample] if args.sample and args.sample > 1 else []
     wanted = set(args.projects.split(",")) if args.projects else None
     if wanted is not None:
+        other = sorted(wanted & set(elsewhere))
+        if other:
+            parser.error(
+                f"not in the {args.project_set} set: "
+                + ", ".join(f"{n} (set: {elsewhere[n]}; add --set {elsewhere[n]})" for n in other)
+            )
         unknown = wanted - {p.name for p in projects}
         if unknown:
             parser.error(f"not in projects.yaml: {', '.join(sorted(unknown))}")
@@ -233,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         "minutes": round((time.time() - started) / 60, 1),
         "hipify_py": report.git_revision(REPO),
         "targets": targets,
+        "sets": sets,
         "projects": results,
         "not_run": [n for n in every if n not in {r["name"] for r in results}],
     }
@@ -348,6 +390,7 @@ def run_project(
     return {
         "name": project.name,
         "version": project.version,
+        "set": project.set,
         "units": unit_rows,
         "translation": {t: s.get("diagnostics", {}) for t, s in summaries.items()},
     }

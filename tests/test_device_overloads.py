@@ -58,6 +58,7 @@ def test_the_known_case_keeps_cudas_unsigned_min() -> None:
         ("min(i > 0 ? i : C, u)", "min((unsigned int)(i > 0 ? i : C), u)"),
         ("min(i << 2, u)", "min((unsigned int)(i << 2), u)"),
         ("max(min(i, C), u)", "max((unsigned int)(min(i, C)), u)"),  # nested: CUDA's int
+        ("::min(i, u)", "::min((unsigned int)(i), u)"),  # the global overloads, qualified
     ],
 )
 def test_arguments_of_known_types_are_cast_to_cudas_type(call: str, expected: str) -> None:

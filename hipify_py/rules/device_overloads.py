@@ -447,6 +447,14 @@ def run(ctx: Context) -> None:
             if node is None or node.type != "identifier":
                 continue
             call = call_naming(node)
+            qualified = node.parent
+            if (
+                call is None
+                and qualified is not None
+                and qualified.type == "qualified_identifier"
+                and ctx.node_text(qualified).replace(" ", "") == "::" + name
+            ):
+                call = call_naming(qualified)  # ::min(a, b): the same global overloads
             arguments = call.child_by_field_name("arguments") if call is not None else None
             if arguments is None or ctx.is_local(name):
                 continue

@@ -168,3 +168,87 @@ def test_signature_caution_is_reported_once_per_name() -> None:
     assert len(cautions) == 1 and "size_t" in cautions[0].message
     assert cautions[0].severity.value == "warning"
     assert str(result.text).count("hipsparseScsr2gebsr_bufferSize(") == 2
+
+
+# --- a local's type comes from its declaration in the tree, never from text ---
+
+_DOT = "cublasCdotu(h, n, x, 1, y, 1, {arg});"
+_CAST_OUT = "(rocblas_float_complex*)({arg})"
+
+
+def _dot_file(body: str, arg: str) -> str:
+    return (
+        "#include <cublas_v2.h>\n"
+        "void f(cublasHandle_t h, int n, const cuComplex* x, const cuComplex* y) {\n"
+        f"{body}\n  {_DOT.format(arg=arg)}\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the comment spells a declaration of the ROC type: the code's is cuComplex
+        "  // was: rocblas_float_complex complex, ...\n  cuComplex complex, d;",
+        "  /* rocblas_float_complex complex; */ cuComplex complex;",
+        '  const char* s = "rocblas_float_complex complex";\n  cuComplex complex;',
+        # a macro body is no declaration in this function
+        "#define DECL rocblas_float_complex complex;\n  cuComplex complex;",
+        # several declarators: each has its own type
+        "  cuComplex a, *b, complex, c[3];",
+        "  rocblas_float_complex* complex_ptr; cuComplex complex;",
+    ],
+)
+def test_address_of_a_local_is_cast_whatever_text_says_about_it(body: str) -> None:
+    text = out(_dot_file(body, "&complex"), roc=True)
+    assert _CAST_OUT.format(arg="&complex") in text, text
+
+
+def test_each_declarator_of_one_declaration_has_its_own_type() -> None:
+    body = "  cuComplex a, *b, c[3];\n  cublasCdotu(h, n, b, 1, c, 1, b);"
+    text = out(_dot_file(body, "&a"), roc=True)
+    assert "rocblas_cdotu(h, n, (const rocblas_float_complex*)(b), 1, " in text
+    assert "(const rocblas_float_complex*)(c), 1, (rocblas_float_complex*)(b));" in text
+    assert _CAST_OUT.format(arg="&a") in text
+
+
+def test_a_variable_declared_with_the_cast_type_is_not_cast() -> None:
+    """Only a declaration in code, of exactly that type, saves the cast: a
+    declarator of the ROC type, a pointer parameter, an array (decays to a
+    pointer), a file-scope variable; ``&arr`` of an array is no pointer to its
+    element, and a name in a comment or another function counts for nothing."""
+    src = (
+        "#include <cublas_v2.h>\n"
+        "rocblas_float_complex g;\n"
+        "void other(rocblas_float_complex w) {}\n"
+        "void f(cublasHandle_t h, int n, rocblas_float_complex* r, const cuComplex* x) {\n"
+        "  cuComplex z, rr; rocblas_float_complex v, arr[3];\n"
+        "  // rocblas_float_complex z;\n"
+        "  cublasCdotu(h, n, x, 1, x, 1, &v);\n"
+        "  cublasCdotu(h, n, x, 1, x, 1, r);\n"
+        "  cublasCdotu(h, n, x, 1, x, 1, arr);\n"
+        "  cublasCdotu(h, n, x, 1, x, 1, &g);\n"
+        "  cublasCdotu(h, n, x, 1, x, 1, &arr);\n"
+        "  cublasCdotu(h, n, x, 1, x, 1, &z);\n"
+        "  cublasCdotu(h, n, x, 1, x, 1, &w);\n"
+        "}\n"
+    )
+    lines = out(src, roc=True).splitlines()
+    calls = [line for line in lines if "rocblas_cdotu(" in line]
+    assert [c.rsplit(", 1, ", 1)[1] for c in calls] == [
+        "&v);",
+        "r);",
+        "arr);",
+        "&g);",
+        "(rocblas_float_complex*)(&arr));",
+        "(rocblas_float_complex*)(&z));",
+        "(rocblas_float_complex*)(&w));",
+    ]
+
+
+def test_a_parameter_of_the_macro_is_cast_though_a_local_has_the_type() -> None:
+    src = (
+        "#include <cublas_v2.h>\n"
+        "void f() { rocblas_float_complex r; }\n"
+        "#define DOT(h, n, x, y, r) cublasCdotu(h, n, x, 1, y, 1, r)\n"
+    )
+    assert "(rocblas_float_complex*)(r))" in out(src, roc=True)

@@ -87,34 +87,40 @@ def test_translated_calls_compile_or_are_reported(release: str, mode: str) -> No
         warnings.warn(message, stacklevel=1)
 
     checked = {key: r for key, r in libraries.items() if not r["skipped"]}
-    # the tool really called something in each library it checked
+    # the tool really called something in each library it checked, in every shape
     for key, result in checked.items():
         assert result["compile"] + result["reported"] + len(result["silent"]) == result["calls"]
+        assert sum(result["shapes"].values()) == result["calls"]
+        assert result["shapes"]["plain"] == result["functions"]
         assert 0 <= result["rewritten"] <= result["compile"]
         if key != "nvml":  # NVML -> AMD SMI: the rows may not be there yet
             assert result["calls"] > 5, (key, result)
-    assert checked["runtime"]["calls"] > 200 and checked["runtime"]["rewritten"] > 0
-    assert "nccl" in checked and checked["nccl"]["calls"] > 40
+    assert checked["runtime"]["functions"] > 200 and checked["runtime"]["rewritten"] > 0
+    # pointers as addresses of locals, arrays, const and non-const: the
+    # shapes real code writes, each one more call per function that takes one
+    for shape in ("address", "array", "const-address", "mutable"):
+        assert checked["runtime"]["shapes"][shape] > 20, shape
+    assert "nccl" in checked and checked["nccl"]["functions"] > 40
     if mode == "hip":
-        assert checked["blas"]["calls"] > 300
+        assert checked["blas"]["functions"] > 300
         assert checked["blas"]["rewritten"] > 0  # the hipBLAS casts show up as rewrites
     else:
-        assert "rand" in checked and checked["rand"]["calls"] > 15
+        assert "rand" in checked and checked["rand"]["functions"] > 15
         if release == "7.2":
             assert {"blas", "sparse", "solver", "dnn"} <= set(checked)
 
     known = (yaml.safe_load(KNOWN.read_text()) or {}).get(release, {}).get(mode) or {}
     silent = {
         key: sorted(
-            f"{f['function']}: {f['error']}"
+            f"{tool.label(f)}: {f['error']}"
             for f in result["silent"]
-            if f["function"] not in set(known.get(key, []))
+            if tool.label(f) not in set(known.get(key, []))
         )
         for key, result in checked.items()
     }
     assert {key: calls for key, calls in silent.items() if calls} == {}
     fixed = {
-        key: sorted(set(names) - {f["function"] for f in checked[key]["silent"]})
+        key: sorted(set(names) - {tool.label(f) for f in checked[key]["silent"]})
         for key, names in known.items()
         if key in checked
     }
@@ -143,6 +149,7 @@ def test_markdown_table_counts_per_release() -> None:
     why, the last row adds up the silent failures."""
     tool = _tool()
     silent = {"function": "cublasCaxpy_v2", "error": "x", "suggested_casts": {}}
+    shaped = dict(silent, function="cublasCdotu_v2", shape="address")
     # a library --roc leaves on HIP names: one row where both modes agree
     same = {"calls": 5, "compile": 5, "rewritten": 0, "reported": 0, "silent": [], "skipped": ""}
     reports = {
@@ -150,6 +157,7 @@ def test_markdown_table_counts_per_release() -> None:
             "hip": {
                 "libraries": {
                     "blas": {
+                        "functions": 4,
                         "calls": 10,
                         "compile": 8,
                         "rewritten": 2,
@@ -171,7 +179,7 @@ def test_markdown_table_counts_per_release() -> None:
                         "compile": 9,
                         "rewritten": 0,
                         "reported": 1,
-                        "silent": [silent],
+                        "silent": [silent, shaped],
                         "skipped": "",
                     },
                 }
@@ -181,6 +189,7 @@ def test_markdown_table_counts_per_release() -> None:
             "hip": {
                 "libraries": {
                     "blas": {
+                        "functions": 4,
                         "calls": 10,
                         "compile": 3,
                         "rewritten": 1,
@@ -195,21 +204,21 @@ def test_markdown_table_counts_per_release() -> None:
         },
     }
     table = tool.markdown_table(reports).splitlines()
-    assert table[0] == "| CUDA library | translated to | calls | 7.2.4 | 5.7.1 |"
-    assert "| cuBLAS | hipBLAS | 10 | 8 / 2 / 2 | 3 / 1 / 7 |" in table
-    assert "| cuDNN | hipDNN | - | skipped: no hipdnn.h | skipped: no hipdnn.h |" in table
+    assert table[0] == "| CUDA library | translated to | functions | calls | 7.2.4 | 5.7.1 |"
+    assert "| cuBLAS | hipBLAS | 4 | 10 | 8 / 2 / 2 | 3 / 1 / 7 |" in table
+    assert "| cuDNN | hipDNN | - | - | skipped: no hipdnn.h | skipped: no hipdnn.h |" in table
     assert (
-        "| cuBLAS | rocBLAS (`--roc`) | 11 | 9 / 0 / 1 / **1 silent** "
+        "| cuBLAS | rocBLAS (`--roc`) | 11 | 11 | 9 / 0 / 1 / **2 silent** "
         "| skipped: no rocblas/rocblas.h |" in table
     )
-    assert "| cuFFT | hipFFT (also `--roc`) | 5 | 5 / 0 / 0 |  |" in table
-    assert "| NCCL | RCCL | 5 | 5 / 0 / 0 |  |" in table
-    assert "| NCCL | RCCL (`--roc`) | 5 | 4 / 0 / 1 |  |" in table
+    assert "| cuFFT | hipFFT (also `--roc`) | 5 | 5 | 5 / 0 / 0 |  |" in table
+    assert "| NCCL | RCCL | 5 | 5 | 5 / 0 / 0 |  |" in table
+    assert "| NCCL | RCCL (`--roc`) | 5 | 5 | 4 / 0 / 1 |  |" in table
     assert not any("cuFFT | hipFFT (`--roc`)" in line for line in table)
-    assert table[-1] == "| **failing silently** | | | **1** | **0** |"
+    assert table[-1] == "| **failing silently** | | | | **2** | **0** |"
     known = yaml.safe_load(tool.known_yaml(reports))
     assert known == {
-        "7.2": {"hip": {}, "roc": {"blas": ["cublasCaxpy_v2"]}},
+        "7.2": {"hip": {}, "roc": {"blas": ["cublasCaxpy_v2", "cublasCdotu_v2 [address]"]}},
         "5.7": {"hip": {}, "roc": {}},
     }
 
@@ -243,3 +252,79 @@ def test_cuda_wheel_headers_are_reused_and_never_fetched_when_told_not_to(tmp_pa
     (folder / "include").mkdir(parents=True)
     (folder / MARKER).write_text(line + "\n")
     assert include_dir("nccl", cache=tmp_path, fetch=False) == folder / "include"
+
+
+def test_pointer_arguments_are_written_in_every_shape() -> None:
+    """Besides plain variables of the parameter types, each pointer to a
+    complete type is passed as the address of a local of the pointee type, as
+    an array of it, as the address of a const local (const pointees) and as a
+    pointer without the pointee's const; a shape that would write every
+    argument as plain is no call."""
+    tool = _tool()
+    params = [
+        tool.Param("cublasHandle_t"),
+        tool.Param("const cuComplex *", "cuComplex", const=True),
+        tool.Param("cuComplex *", "cuComplex"),
+        tool.Param("double *const *", "double *", const=True),
+        tool.Param("const void *"),  # void: no local of it
+    ]
+    assert tool.shaped_arguments(params, "plain") == (
+        "cublasHandle_t a0; const cuComplex * a1; cuComplex * a2; double *const * a3; "
+        "const void * a4;",
+        "a0, a1, a2, a3, a4",
+    )
+    assert tool.shaped_arguments(params, "address") == (
+        "cublasHandle_t a0; cuComplex a1{}; cuComplex a2{}; double * a3{}; const void * a4;",
+        "a0, &a1, &a2, &a3, a4",
+    )
+    assert tool.shaped_arguments(params, "array") == (
+        "cublasHandle_t a0; cuComplex a1[4]{}; cuComplex a2[4]{}; double * a3[4]{}; "
+        "const void * a4;",
+        "a0, a1, a2, a3, a4",
+    )
+    assert tool.shaped_arguments(params, "const-address") == (
+        "cublasHandle_t a0; cuComplex const a1{}; cuComplex * a2; double * const a3{}; "
+        "const void * a4;",
+        "a0, &a1, a2, &a3, a4",
+    )
+    assert tool.shaped_arguments(params, "mutable") == (
+        "cublasHandle_t a0; cuComplex* a1{}; cuComplex * a2; double ** a3{}; const void * a4;",
+        "a0, a1, a2, a3, a4",
+    )
+    plain_only = [tool.Param("int"), tool.Param("const void *")]
+    assert tool.shaped_arguments(plain_only, "address") is None
+    made = tool.shaped_calls({"f": params, "g": plain_only}, ["f", "g"])
+    assert [(name, shape) for name, shape, *_ in made] == [
+        ("f", "plain"),
+        ("g", "plain"),
+        ("f", "address"),
+        ("f", "array"),
+        ("f", "const-address"),
+        ("f", "mutable"),
+    ]
+    assert tool.label({"function": "f", "shape": "array"}) == "f [array]"
+    assert tool.label({"function": "f"}) == "f"
+
+
+def test_a_caution_said_once_explains_the_functions_other_calls() -> None:
+    """HPY109 is reported at a function's first call only: its calls in the
+    other shapes count as reported, and say so."""
+    tool = _tool()
+    source = (
+        "#include <x.h>\n"
+        "void call0() { int a0; (void)f(a0); } // call:0\n"
+        "void call1() { int a0{}; (void)f(&a0); } // call:1\n"
+    )
+    output = source
+    compiler = (
+        "calls.hip:2:1: error: no matching function for call to 'f'\n"
+        "calls.hip:3:1: error: no matching function for call to 'f'\n"
+    )
+    calls, absent = tool.assess(
+        ["f", "f"], ["a0", "&a0"], source, output, {2: ["HPY109"]}, compiler, ["plain", "address"]
+    )
+    assert absent == ""
+    assert [c.shape for c in calls] == ["plain", "address"]
+    assert [c.compiles for c in calls] == [False, False]
+    assert calls[0].reported == ["HPY109"] and not calls[0].reported_elsewhere
+    assert calls[1].reported == ["HPY109"] and calls[1].reported_elsewhere

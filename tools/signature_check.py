@@ -5,11 +5,17 @@ types, translate the calls with hipify-py, and compile them with a real hipcc.
 For each library (LIBRARIES) and mode (HIP names, or ``--roc``: rocBLAS,
 rocSPARSE, rocSOLVER, rocRAND, MIOpen) one file calls every translated
 function, one call per line; hipify-py translates it (its CLI, for the
-release's HIP) and hipcc compiles it for gfx942 (``-fsyntax-only``).  Each
-call either compiles as translated (perhaps rewritten: casts, added
-arguments), or fails with a hipify-py diagnostic on its line (reported), or
-fails without one: a silent miss, which the row needs fixed (a cast, another
-name, a ``caution``, the "unsupported" status).  The compiler's notes are
+release's HIP) and hipcc compiles it for gfx942 (``-fsyntax-only``).  Besides
+plain variables of the parameter types, every pointer parameter (input and
+output) to a complete type is also passed in the shapes real code writes
+(SHAPES: ``&local`` of the pointee type, an array of it, the address of a
+const local, a pointer to the non-const pointee), one more call per function
+and shape (``--shape``).  Each call either compiles as translated (perhaps
+rewritten: casts, added arguments), or fails with a hipify-py diagnostic on
+its line (reported; HPY109, said once per function and file, counts for the
+function's calls in the other shapes), or fails without one: a silent miss,
+which the row needs fixed (a cast, another name, a ``caution``, the
+"unsupported" status).  The compiler's notes are
 turned into suggested ``arg_casts`` where they say which argument and type.
 
     python tools/signature_check.py --rocm 7.2                 # every library, both modes
@@ -134,12 +140,28 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 @dataclass
 class Call:
     function: str
+    shape: str = "plain"  # how its arguments are written (SHAPES)
     compiles: bool = True
     rewritten: bool = False  # hipify-py changed its arguments (casts, added ones)
     reported: list[str] = field(default_factory=list)  # the hipify-py codes on its line
+    # reported at another call of the function (a code said once per name)
+    reported_elsewhere: bool = False
     error: str = ""
     notes: list[str] = field(default_factory=list)
     suggested_casts: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter: its type (declarable, see _declarable), and for a
+    pointer (or array) to a complete object type, what it points to, without
+    its const (``const cuComplex *`` -> ``cuComplex``, ``void **`` -> ``void *``;
+    "" for ``void *``, an incomplete struct, anything else), and whether that
+    is const."""
+
+    type: str
+    pointee: str = ""
+    const: bool = False
 
 
 def cuda_signatures(
@@ -150,6 +172,17 @@ def cuda_signatures(
 ) -> dict[str, list[str]]:
     """Function name -> parameter types, as CUDA's headers declare them (or
     other headers: the ROC libraries', with ``defines``)."""
+    found = cuda_parameters(headers, include, resource, defines)
+    return {name: [p.type for p in params] for name, params in found.items()}
+
+
+def cuda_parameters(
+    headers: tuple[str, ...] | list[str],
+    include: list[Path],
+    resource: Path | None,
+    defines: tuple[str, ...] = (),
+) -> dict[str, list[Param]]:
+    """Function name -> its parameters (Param), as the headers declare them."""
     import clang.cindex as cindex
 
     source = "".join(f"#include <{h}>\n" for h in headers)
@@ -161,17 +194,48 @@ def cuda_signatures(
     unit = cindex.Index.create().parse(
         "calls.cpp", args=args, unsaved_files=[("calls.cpp", source)]
     )
-    found: dict[str, list[str]] = {}
+    found: dict[str, list[Param]] = {}
     for cursor in unit.cursor.walk_preorder():
         try:  # the libclang wheel may not know every cursor kind of a newer clang's headers
             function = cursor.kind == cindex.CursorKind.FUNCTION_DECL
         except ValueError:
             continue
         if function and cursor.location.file:
-            params = [_declarable(p.type.spelling) for p in cursor.get_arguments()]
+            params = [_param(p.type, cindex) for p in cursor.get_arguments()]
             if len(params) >= len(found.get(cursor.spelling, [])):
                 found[cursor.spelling] = params
     return found
+
+
+def _param(kind: Any, cindex: Any) -> Param:
+    """A Param of the libclang type ``kind``."""
+    spelled = _declarable(kind.spelling)
+    shape = kind.kind
+    if shape == cindex.TypeKind.POINTER:
+        target = kind.get_pointee()
+    elif shape in (cindex.TypeKind.INCOMPLETEARRAY, cindex.TypeKind.CONSTANTARRAY):
+        target = kind.get_array_element_type()
+    else:
+        return Param(spelled)
+    canonical = target.get_canonical().kind
+    if (
+        canonical in (cindex.TypeKind.VOID, cindex.TypeKind.FUNCTIONPROTO)
+        or canonical == cindex.TypeKind.FUNCTIONNOPROTO
+        or target.get_size() <= 0  # incomplete: an opaque struct
+    ):
+        return Param(spelled)
+    pointee = target.spelling
+    const = target.is_const_qualified()
+    if const:
+        # the pointee's own const: last for a pointer (`const void *const`
+        # -> `const void *`), first for anything else (`const cuComplex`)
+        if canonical == cindex.TypeKind.POINTER or pointee.endswith("const"):
+            pointee = pointee.removesuffix("const").rstrip()
+        else:
+            pointee = _unconst(pointee)
+    if "(*)" in pointee or "[" in pointee:
+        return Param(spelled)
+    return Param(spelled, pointee, const)
 
 
 def _declarable(spelled: str) -> str:
@@ -184,6 +248,66 @@ def _declarable(spelled: str) -> str:
     return spelled
 
 
+# How a call writes its pointer arguments, besides plain variables of the
+# parameter types ("plain"): the address of a local of the pointee type
+# (``cuComplex c; f(..., &c)``), an array of it (``cuComplex a[4]; f(..., a)``),
+# the address of a const local (for const pointees), and a pointer without the
+# pointee's const (``cuComplex* p`` for a ``const cuComplex*``).  Each shape
+# is one more call of each function with a pointer to a complete type, the
+# other arguments plain; both for inputs and outputs.
+SHAPES = ("plain", "address", "array", "const-address", "mutable")
+
+
+def shaped_arguments(params: list[Param], shape: str) -> tuple[str, str] | None:
+    """(declarations, arguments) of one call in ``shape``; None where the shape
+    writes every argument as "plain" does (nothing to add)."""
+    decls: list[str] = []
+    args: list[str] = []
+    changed = False
+    for i, param in enumerate(params):
+        plain = param.type.replace("[]", "*")
+        local = f"a{i}"
+        if not param.pointee or shape == "plain":
+            decls.append(f"{plain} {local};")
+            args.append(local)
+        elif shape == "address":
+            decls.append(f"{param.pointee} {local}{{}};")
+            args.append(f"&{local}")
+            changed = True
+        elif shape == "array":
+            decls.append(f"{param.pointee} {local}[4]{{}};")
+            args.append(local)
+            changed = True
+        elif shape == "const-address" and param.const:
+            decls.append(f"{param.pointee} const {local}{{}};")
+            args.append(f"&{local}")
+            changed = True
+        elif shape == "mutable" and param.const:
+            decls.append(f"{param.pointee}* {local}{{}};")
+            args.append(local)
+            changed = True
+        else:
+            decls.append(f"{plain} {local};")
+            args.append(local)
+    if shape != "plain" and not changed:
+        return None
+    return " ".join(decls), ", ".join(args)
+
+
+def shaped_calls(
+    parameters: dict[str, list[Param]], names: list[str], shapes: tuple[str, ...] = SHAPES
+) -> list[tuple[str, str, str, str]]:
+    """(function, shape, declarations, arguments) of each call to make: every
+    function plainly, and in each other shape that changes an argument."""
+    calls = []
+    for shape in shapes:
+        for name in names:
+            made = shaped_arguments(parameters[name], shape)
+            if made is not None:
+                calls.append((name, shape, *made))
+    return calls
+
+
 def calls_source(
     headers: tuple[str, ...] | list[str],
     signatures: dict[str, list[str]],
@@ -192,12 +316,22 @@ def calls_source(
 ) -> str:
     """One function per call, each on its own line and marked with its index
     (``by_name``: with the function's name)."""
+    params = {name: [Param(t) for t in signatures[name]] for name in names}
+    calls = shaped_calls(params, names, ("plain",))
+    marks = names if by_name else None
+    return shaped_source(headers, calls, marks)
+
+
+def shaped_source(
+    headers: tuple[str, ...] | list[str],
+    calls: list[tuple[str, str, str, str]],
+    marks: list[str] | None = None,
+) -> str:
+    """The calls of shaped_calls, each on its own line, marked with its index
+    (or ``marks``' entry)."""
     lines = [f"#include <{h}>" for h in headers]
-    for index, name in enumerate(names):
-        params = [t.replace("[]", "*") for t in signatures[name]]
-        decls = " ".join(f"{t} a{i};" for i, t in enumerate(params))
-        args = ", ".join(f"a{i}" for i in range(len(params)))
-        mark = name if by_name else index
+    for index, (name, _shape, decls, args) in enumerate(calls):
+        mark = marks[index] if marks is not None else index
         lines.append(f"void call{index}() {{ {decls} (void){name}({args}); }} // call:{mark}")
     return "\n".join(lines) + "\n"
 
@@ -246,6 +380,8 @@ def callable_names(
 # its line: an error or warning, but not these (a removed CUDA API is still
 # translated; the notes, deprecations included, say nothing about the call).
 NO_CAUSE = frozenset({"HPY100", "HPY105"})
+# the codes hipify-py reports once per function and file (at its first call)
+ONCE_PER_NAME = frozenset({"HPY109"})
 
 
 def translate(
@@ -299,14 +435,17 @@ def translate(
 
 def assess(
     names: list[str],
-    arities: list[int],
+    arities: list[int] | list[str],
     source: str,
     output: str,
     codes: dict[int, list[str]],
     compiler_output: str,
+    shapes: list[str] | None = None,
 ) -> tuple[list[Call], str]:
-    """One Call per name; and the header the compiler did not find ("" if none)."""
-    calls = [Call(name) for name in names]
+    """One Call per name (in ``shapes``' shape); and the header the compiler
+    did not find ("" if none).  ``arities``: each call's argument count (its
+    arguments are a0, a1, ...), or the arguments as written."""
+    calls = [Call(name, shapes[i] if shapes else "plain") for i, name in enumerate(names)]
     for number, line in enumerate(source.splitlines(), 1):
         mark = _MARK.search(line)
         if mark is not None:
@@ -319,7 +458,10 @@ def assess(
             continue
         index = where[number] = int(mark.group(1))
         call = _CALL.search(line)
-        expected = ", ".join(f"a{i}" for i in range(arities[index]))
+        written = arities[index]
+        expected = (
+            written if isinstance(written, str) else ", ".join(f"a{i}" for i in range(written))
+        )
         args = call.group(1).split("(", 1)[1] if call and "(" in call.group(1) else None
         calls[index].rewritten = args != expected
     current: Call | None = None
@@ -344,6 +486,13 @@ def assess(
             continue
         if current is not None:
             read_note(current, text)
+    # HPY109 is said once per function and file, at its first call: it
+    # explains the function's other calls (in other shapes) too
+    cautioned = {c.function for c in calls if ONCE_PER_NAME & set(c.reported)}
+    for c in calls:
+        if not c.compiles and not c.reported and c.function in cautioned:
+            c.reported = sorted(ONCE_PER_NAME)
+            c.reported_elsewhere = True
     return calls, ""
 
 
@@ -392,27 +541,43 @@ def check_library(
     hip_version: str,
     cuda_include: list[Path],
     resource: Path | None,
+    shapes: tuple[str, ...] = SHAPES,
 ) -> dict[str, Any]:
-    """The result of one library in one mode: counts, and the calls that fail."""
+    """The result of one library in one mode: counts, and the calls that fail
+    (each function called in each of ``shapes`` that changes an argument)."""
     target = library.roc or library.hip if roc else library.hip
     result: dict[str, Any] = {"cuda": library.cuda, "target": target, "skipped": ""}
     missing = [h for h in library.headers if not any((d / h).is_file() for d in cuda_include)]
     if missing:
         result["skipped"] = f"no CUDA header {missing[0]}"
         return result
-    signatures = cuda_signatures(library.headers, cuda_include, resource)
+    parameters = cuda_parameters(library.headers, cuda_include, resource)
+    signatures = {name: [p.type for p in params] for name, params in parameters.items()}
     names, fallback = callable_names(signatures, library, roc and bool(library.roc))
-    result.update(calls=len(names), fallback=fallback)
+    made = shaped_calls(parameters, names, shapes)
+    result.update(
+        functions=len(names),
+        calls=len(made),
+        fallback=fallback,
+        shapes={shape: sum(c[1] == shape for c in made) for shape in shapes},
+    )
     if not names:
         result.update(compile=0, rewritten=0, reported=0, silent=[], failing=[])
         return result
-    source = calls_source(library.headers, signatures, names)
+    source = shaped_source(library.headers, made)
     output, codes, every = translate(source, hip_version, roc)
     if roc and library.roc and "HPY108" in every:
         raise RuntimeError(f"{library.key} --roc: hipify-py kept the HIP library (HPY108)")
     done = syntax_check(compiler, output)
-    arities = [len(signatures[name]) for name in names]
-    calls, absent = assess(names, arities, source, output, codes, done.stderr + done.stdout)
+    calls, absent = assess(
+        [c[0] for c in made],
+        [c[3] for c in made],
+        source,
+        output,
+        codes,
+        done.stderr + done.stdout,
+        [c[1] for c in made],
+    )
     if absent:
         result["skipped"] = f"no {absent}"
         result["absent"] = absent
@@ -457,6 +622,7 @@ def run(
     release: str | None = None,
     roc: bool = False,
     fetch: bool = True,
+    shapes: tuple[str, ...] = SHAPES,
 ) -> dict[str, Any]:
     """Check ``libraries`` (with ``roc``: translated with --roc; those without
     a ROC library keep their HIP names) with the hipcc of ``release`` (any
@@ -472,6 +638,7 @@ def run(
         "compiler": compiler.description,
         "hip_version": hip_version,
         "mode": "roc" if roc else "hip",
+        "shapes": list(shapes),
         "libraries": {},
     }
     for key in chosen:
@@ -484,7 +651,7 @@ def run(
             }
             continue
         report["libraries"][key] = check_library(
-            library, roc, compiler, hip_version, include, resource
+            library, roc, compiler, hip_version, include, resource, shapes
         )
     return report
 
@@ -531,8 +698,12 @@ RELEASE_NAMES = {"7.2": "7.2.4", "6.4": "6.4.3", "5.7": "5.7.1"}
 
 def _row(
     library: Library, mode: str, results: list[dict[str, Any] | None]
-) -> tuple[str, list[str]]:
-    """The calls column and the per-release cells of one library in one mode."""
+) -> tuple[str, str, list[str]]:
+    """The functions and calls columns and the per-release cells of one library
+    in one mode."""
+    functions = sorted(
+        {r.get("functions", r["calls"]) for r in results if r and r.get("calls") is not None}
+    )
     counts = sorted({r["calls"] for r in results if r and r.get("calls") is not None})
     cells = []
     for result in results:
@@ -547,7 +718,7 @@ def _row(
             if result["silent"]:
                 cell += f" / **{len(result['silent'])} silent**"
             cells.append(cell)
-    return "/".join(map(str, counts)) or "-", cells
+    return "/".join(map(str, functions)) or "-", "/".join(map(str, counts)) or "-", cells
 
 
 def markdown_table(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
@@ -556,13 +727,13 @@ def markdown_table(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
     gets one row for both modes where their results agree."""
     releases = list(reports)
     head = (
-        "| CUDA library | translated to | calls | "
+        "| CUDA library | translated to | functions | calls | "
         + " | ".join(RELEASE_NAMES.get(r, r) for r in releases)
         + " |"
     )
-    lines = [head, "| --- | --- | ---: |" + " ---: |" * len(releases)]
+    lines = [head, "| --- | --- | ---: | ---: |" + " ---: |" * len(releases)]
     silent = dict.fromkeys(releases, 0)
-    rows: dict[tuple[str, str], tuple[str, list[str]]] = {}
+    rows: dict[tuple[str, str], tuple[str, str, list[str]]] = {}
     for mode in MODES:
         for key, library in LIBRARIES.items():
             results = [reports[r].get(mode, {}).get("libraries", {}).get(key) for r in releases]
@@ -575,7 +746,7 @@ def markdown_table(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
         for key, library in LIBRARIES.items():
             if (key, mode) not in rows:
                 continue
-            calls, cells = rows[key, mode]
+            functions, calls, cells = rows[key, mode]
             same = not library.roc and rows.get((key, "roc")) == rows.get((key, "hip"))
             if mode == "roc" and same:
                 continue  # shown once, in the HIP row
@@ -584,9 +755,11 @@ def markdown_table(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
                 target += " (`--roc`)"
             elif same:
                 target += " (also `--roc`)"
-            lines.append(f"| {library.cuda} | {target} | {calls} | " + " | ".join(cells) + " |")
+            lines.append(
+                f"| {library.cuda} | {target} | {functions} | {calls} | " + " | ".join(cells) + " |"
+            )
     lines.append(
-        "| **failing silently** | | | " + " | ".join(f"**{silent[r]}**" for r in releases) + " |"
+        "| **failing silently** | | | | " + " | ".join(f"**{silent[r]}**" for r in releases) + " |"
     )
     return "\n".join(lines) + "\n"
 
@@ -601,6 +774,14 @@ KNOWN_HEADER = """\
 """
 
 
+def label(failure: dict[str, Any]) -> str:
+    """How a failing call is named in the known list and the report: its
+    function, and the shape of its arguments where it is not plain
+    (``cublasCdotu [address]``)."""
+    shape = failure.get("shape", "plain")
+    return str(failure["function"]) + ("" if shape == "plain" else f" [{shape}]")
+
+
 def known_yaml(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
     """The silent failures of ``reports`` as the YAML of KNOWN_HEADER."""
     lines = [KNOWN_HEADER.rstrip("\n")]
@@ -610,11 +791,11 @@ def known_yaml(reports: dict[str, dict[str, dict[str, Any]]]) -> str:
             lines.append(f"  {mode}:")
             empty = True
             for key, result in report["libraries"].items():
-                silent = sorted(f["function"] for f in result.get("silent", []))
+                silent = sorted(label(f) for f in result.get("silent", []))
                 if silent:
                     empty = False
                     lines.append(f"    {key}:")
-                    lines.extend(f"      - {name}" for name in silent)
+                    lines.extend(f"      - {json.dumps(name)}" for name in silent)
             if empty:
                 lines[-1] += " {}"
     return "\n".join(lines) + "\n"
@@ -630,6 +811,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--library", default=",".join(LIBRARIES), help="comma-separated")
     parser.add_argument("--mode", default="hip,roc", help="hip, roc or both (comma-separated)")
+    parser.add_argument(
+        "--shape",
+        default=",".join(SHAPES),
+        help="how pointer arguments are written (comma-separated): " + ", ".join(SHAPES),
+    )
     parser.add_argument("--rocm", help="the ROCm release whose hipcc to use (5.7, 6.4, 7.2)")
     parser.add_argument("--hip-version", help="translate for this HIP (default: the hipcc's)")
     parser.add_argument("--json", type=Path, help="write the whole report here")
@@ -656,6 +842,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown libraries {sorted(unknown)}; known: {', '.join(LIBRARIES)}")
     modes = args.mode.split(",")
+    shapes = tuple(args.shape.split(","))
+    if set(shapes) - set(SHAPES):
+        parser.error(f"unknown shapes {sorted(set(shapes) - set(SHAPES))}; known: {SHAPES}")
     if args.table:
         releases = (
             [args.rocm]
@@ -669,7 +858,12 @@ def main(argv: list[str] | None = None) -> int:
         for release in releases:
             for mode in modes:
                 reports.setdefault(release or "", {})[mode] = run(
-                    libraries, include, args.hip_version, release, roc=mode == "roc"
+                    libraries,
+                    include,
+                    args.hip_version,
+                    release,
+                    roc=mode == "roc",
+                    shapes=shapes,
                 )
     except Exception as exc:  # no libclang, no hipcc: say so
         print(f"signature_check: {type(exc).__name__}: {exc}", file=sys.stderr)
@@ -693,7 +887,8 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 if not args.table:
                     print(
-                        f"{key}: {result['calls']} calls, {result['compile']} compile "
+                        f"{key}: {result.get('functions', '-')} functions, "
+                        f"{result['calls']} calls, {result['compile']} compile "
                         f"({result['rewritten']} rewritten), {result['reported']} reported, "
                         f"{len(result['silent'])} fail silently"
                     )
@@ -702,7 +897,7 @@ def main(argv: list[str] | None = None) -> int:
                     hint = cast_hint(failure)
                     where = f"{report['hip_version']} {report['mode']} " if args.table else ""
                     print(
-                        f"  {where}{failure['function']}: {failure['error']}{hint}",
+                        f"  {where}{label(failure)}: {failure['error']}{hint}",
                         file=sys.stderr if args.table else sys.stdout,
                     )
     if args.table:

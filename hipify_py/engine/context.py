@@ -81,6 +81,9 @@ class FileFacts:
     # template declaration id -> (each instantiation's arguments, where the
     # defaults are written)
     instantiations: dict[int, list[tuple[list[tuple[str, int]], int]]] = field(default_factory=dict)
+    # memo of device_overloads: struct/class name -> field -> its type as
+    # call_args.declared_tokens spells it (the file's own structs)
+    struct_fields: dict[str, dict[str, list[str]]] | None = None
     # memos of warp
     warp_legacy: dict[str, str] | None = None  # _sync name -> its pre-6.2 form (the table's)
     type_aliases: dict[str, str] | None = None

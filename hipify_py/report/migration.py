@@ -188,6 +188,7 @@ EFFORT_MODEL: tuple[Cost, ...] = (
     _c("HPY441", "texture fetch", 30, 120),
     _c("HPY450", "cudaDeviceProp field whose value differs", 5, 15),
     _c("HPY460", "half2 .x / .y access", 5, 20),
+    _c("HPY462", "device min/max whose argument types are not known (cast them)", 2, 10),
     _c("HPY601", "CMake line enabling or configuring the CUDA language", 5, 20),
     _c("HPY602", "CMake line finding or linking CUDA packages", 5, 20),
     _c("HPY603", "Makefile line calling nvcc or passing its flags", 5, 20),

@@ -16,6 +16,7 @@ from hipify_py.rules.rule import Filter, Rule
 RULE_ORDER = (
     "identifiers",
     "half2_minmax",
+    "device_overloads",
     "hip_paths",
     "guards",
     "warp",

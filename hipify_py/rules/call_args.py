@@ -16,6 +16,7 @@ from typing import NamedTuple
 import tree_sitter
 
 from hipify_py.engine.context import Context, cached_version
+from hipify_py.rules.device_code import Declared, declarations_in, visible
 from hipify_py.tables.table import Row
 
 
@@ -183,25 +184,138 @@ def _shaped(text: str, spans: list[tuple[int, int]]) -> list[Arg]:
 _SYMBOL_ARGS = frozenset({"identifier", "qualified_identifier", "field_expression"})
 
 
-def _declared_as(ctx: Context, name: str, cast: str, scope: tuple[int, int] | None) -> bool:
-    """Is ``name`` declared with exactly the type ``cast`` in the function the
-    call is in (its parameters and body), or anywhere at file scope?"""
-    parts = [re.escape(p) for p in re.findall(r"\w+|\*", cast)]
-    pattern = r"\s*".join(parts) + r"\s*" + re.escape(name) + r"\b"
-    if parts[-1] == r"\*":  # `const char* opts[]` is a `const char**` as an argument
-        array = r"\s*".join(parts[:-1]) + r"\s*" + re.escape(name) + r"\s*\["
-        pattern = f"(?:{pattern}|{array})"
-    start, end = scope if scope is not None else (0, len(ctx.text))
-    for found in re.compile(r"(?<![\w*])" + pattern).finditer(ctx.text, start, end):
-        before = ctx.text[max(start, found.start() - 24) : found.start()].split()
-        word = re.search(r"\w+\Z", before[-1]) if before else None
-        if word is None or word.group(0) in _STORAGE:
-            return True  # `const float* a`, `unsigned int* a` are other types
-    return False
+def _declared_as(ctx: Context, name: str, cast: str, offset: int, decay: bool = True) -> bool:
+    """Is ``name``, as the code at ``offset`` sees it, declared with exactly the
+    type ``cast``: a parameter or local of the enclosing function, or a
+    file-scope variable?  Read from the tree's declarations only (a comment or
+    string that spells a declaration counts for nothing), one declarator of a
+    declaration at a time (``T a, *b, c[3];``).  ``decay``: an array counts as
+    a pointer to its element (``const char* opts[]`` is a ``const char**`` as
+    an argument); without it (``&arr``) an array never matches."""
+    tokens = declared_tokens(ctx, name, offset, decay)
+    return tokens is not None and tokens == _TOKEN.findall(cast)
+
+
+_TOKEN = re.compile(r"\w+|\*")
+# words of a declaration that say where a variable lives, not its type
+_STORAGE = frozenset(
+    {
+        "static",
+        "extern",
+        "register",
+        "thread_local",
+        "inline",
+        "mutable",
+        "constexpr",
+        "__shared__",
+        "__constant__",
+        "__device__",
+        "__managed__",
+        "__restrict__",
+        "__restrict",
+        "restrict",
+    }
+)
+
+
+def declaration_of(ctx: Context, name: str, offset: int) -> Declared | None:
+    """The variable ``name`` where ``offset`` uses it: a parameter or local of
+    the enclosing function, or a file-scope variable (None: another kind of
+    name, or none the file declares)."""
+    found = visible(ctx, name, offset)
+    if found is None:
+        return _file_variable(ctx, name, offset)
+    return found if found.kind in ("local", "parameter") else None
+
+
+def declared_tokens(ctx: Context, name: str, offset: int, decay: bool = True) -> list[str] | None:
+    """The type of variable ``name`` where ``offset`` uses it, as words and
+    ``*`` (``const char* const* p`` -> const char * const *), from its
+    declaration in the tree; None when the file declares no such variable
+    there, or its type is not of that simple shape (a pointer to an array, a
+    function pointer)."""
+    found = declaration_of(ctx, name, offset)
+    if found is None or found.node is None:
+        return None
+    declarator = _declarator_of(found.node, found.start)
+    if declarator is None:
+        return None
+    return declarator_tokens(ctx, found.node, declarator, decay)
+
+
+def declarator_tokens(
+    ctx: Context, declaration: tree_sitter.Node, declarator: tree_sitter.Node, decay: bool = True
+) -> list[str] | None:
+    """The type one declarator of a declaration (or field declaration) gives
+    its name, as declared_tokens spells it."""
+    kept = [
+        child
+        for index, child in enumerate(declaration.children)
+        if child.type == "type_qualifier" or declaration.field_name_for_child(index) == "type"
+    ]
+    words = [w for c in kept for w in _TOKEN.findall(ctx.node_text(c)) if w not in _STORAGE]
+    arrays = 0
+    node: tree_sitter.Node | None = declarator
+    while node is not None and node.type not in ("identifier", "field_identifier"):
+        if node.type == "init_declarator":
+            node = node.child_by_field_name("declarator")
+        elif node.type == "pointer_declarator":
+            if arrays:
+                return None  # a pointer to an array: T (*p)[4]
+            words.append("*")
+            words.extend(
+                w
+                for c in node.children
+                if c.type == "type_qualifier"
+                for w in _TOKEN.findall(ctx.node_text(c))
+                if w not in _STORAGE
+            )
+            node = node.child_by_field_name("declarator")
+        elif node.type == "array_declarator":
+            arrays += 1
+            node = node.child_by_field_name("declarator")
+        elif node.type == "reference_declarator":
+            node = next((c for c in node.named_children if c.type != "type_qualifier"), None)
+        else:
+            return None  # parenthesized, function pointers, ...
+    if arrays:
+        if not decay or arrays > 1:
+            return None
+        words.append("*")
+    return words
+
+
+def _declarator_of(declaration: tree_sitter.Node, start: int) -> tree_sitter.Node | None:
+    """The declarator of ``declaration`` whose name starts at ``start``."""
+    for declarator in declaration.children_by_field_name("declarator"):
+        if declarator.start_byte <= start < declarator.end_byte:
+            return declarator
+    return None
+
+
+_SCOPES = frozenset({"translation_unit", "namespace_definition", "declaration_list"})
+
+
+def _file_variable(ctx: Context, name: str, offset: int) -> Declared | None:
+    """A variable ``name`` declared at file (or namespace) scope before ``offset``,
+    unless a function between declares it (those ``visible`` finds)."""
+    found: Declared | None = None
+    stack = [ctx.root]
+    while stack:
+        scope = stack.pop()
+        for child in scope.named_children:
+            if child.start_byte >= offset:
+                break
+            if child.type == "declaration":
+                found = declarations_in(ctx, child, name, "file") or found
+            elif child.type in ("namespace_definition", "linkage_specification"):
+                body = child.child_by_field_name("body")
+                if body is not None and body.start_byte <= offset < body.end_byte:
+                    stack.append(body)
+    return found
 
 
 _NULL_POINTERS = frozenset({"nullptr", "NULL", "0"})
-_STORAGE = frozenset({"static", "extern", "register", "thread_local", "inline", "__shared__"})
 
 
 def insert_arguments(
@@ -406,7 +520,7 @@ def cast_arguments(
             not (found is not None and arg.start in found.cast_arguments)
             and arg.kind == "identifier"
             and not call.in_macro
-            and _declared_as(ctx, text, cast, call.scope)
+            and _declared_as(ctx, text, cast, arg.start)
         ):
             continue  # `void** p` already has the type (in a macro, a parameter has none)
         if (
@@ -415,7 +529,7 @@ def cast_arguments(
             and _NAME.match(text[1:])
             and cast.endswith("*")
             and not call.in_macro
-            and _declared_as(ctx, text[1:], cast[:-1].rstrip(), call.scope)
+            and _declared_as(ctx, text[1:], cast[:-1].rstrip(), arg.start, decay=False)
         ):
             continue  # `&p` of a `void* p` is already a `void**`
         ctx.edit(arg.start, arg.start, f"({cast})(", "cast", group=group)

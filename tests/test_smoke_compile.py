@@ -80,7 +80,7 @@ BOTH_PLATFORMS = [
     "288-ptx-trap-builtin",
     "290-trap-both-platforms",
     # ... and in every other shape, through the hipify_py_trap helper macro
-    "296-trap-every-shape-both-platforms",
+    "298-trap-every-shape-both-platforms",
     # value tests of the platform macros HIP defines empty: defined() tests
     "297-empty-platform-macro-value-tests",
     # CUDA's Thrust on NVIDIA: its thrust/system/cuda headers, thrust::hip an alias

@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import yaml
 
 from hipify_py import translate
-from hipify_py.rules.device_gaps import gaps, normalized
+from hipify_py.rules.device_gaps import DATA, gaps, normalized, read_gaps
 
 CG = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
 
@@ -17,6 +18,13 @@ CG = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
 def codes(src: str, **options: Any) -> list[tuple[str, str, int]]:
     found = translate(src, insert_runtime_include=False, **options).diagnostics
     return [(d.code, d.severity.value, d.line) for d in found if d.code in ("HPY120", "HPY121")]
+
+
+def test_the_fast_reading_is_pyyaml_s() -> None:
+    text = DATA.read_text()
+    assert read_gaps(text) == yaml.safe_load(text)
+    with pytest.raises(ValueError, match="unexpected line"):
+        read_gaps(text + "stray: line\n")
 
 
 def test_the_data_is_the_generated_file() -> None:

@@ -57,7 +57,9 @@ def _data() -> tuple[str, dict[str, tuple[Surface, ...]]]:
     """The CUDA release, and per CUDA header the surfaces, oldest HIP first."""
     import yaml  # once a process, and only for files that include the runtime
 
-    doc = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    # libyaml's loader where PyYAML has it: the file is read once per process
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    doc = yaml.load(DATA.read_text(encoding="utf-8"), Loader=loader)
     per_header: dict[str, tuple[Surface, ...]] = {}
     for header in (RUNTIME, DRIVER):
         rows = doc.get(header) or {}

@@ -42,6 +42,7 @@ HELPERS = (
     "legacy_blas",
     "platform_split",
     "rule",
+    "scalar_types",
     "std_headers",
     "values",
 )

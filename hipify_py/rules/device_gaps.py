@@ -50,6 +50,7 @@ from hipify_py.rules.device_code import (
     visible,
 )
 from hipify_py.rules.rule import Example, Rule, alongside
+from hipify_py.rules.scalar_types import SCALARS, common, literal_type, promoted
 
 DEVICE_OVERLOAD_GAP = D.Code(
     "HPY120",
@@ -633,13 +634,10 @@ def _passes(argument: str | None, parameter: str) -> bool:
     (``tile.ballot(x > 0)`` passes a bool to ``int``)."""
     if argument is None or argument == parameter:
         return True
-    return parameter == "int" and argument in _PROMOTED
+    return parameter == "int" and argument != "int" and promoted(argument) == "int"
 
 
 # -------------------------------------------------------------- argument types
-
-_INT_LITERAL = re.compile(r"^(?:0[xX][0-9a-fA-F']+|\d[\d']*)([uUlL]*)$")
-_FLOAT_LITERAL = re.compile(r"^(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?([fFlL]?)$")
 
 
 def type_of(ctx: Context, node: tree_sitter.Node) -> str | None:
@@ -652,7 +650,7 @@ def type_of(ctx: Context, node: tree_sitter.Node) -> str | None:
         declared = visible(ctx, ctx.node_text(node), node.start_byte)
         return _declared_type(ctx, declared) if declared is not None else None
     if kind == "number_literal":
-        return _literal_type(ctx.node_text(node))
+        return literal_type(ctx.node_text(node))
     if kind in ("true", "false"):
         return "bool"
     if kind == "cast_expression":
@@ -697,28 +695,11 @@ def type_of(ctx: Context, node: tree_sitter.Node) -> str | None:
     return None
 
 
-# the usual arithmetic conversions of two built-in types, highest rank first
-_RANKS = (
-    "double",
-    "float",
-    "unsigned long long",
-    "long long",
-    "unsigned long",
-    "long",
-    "unsigned int",
-    "int",
-)
-_PROMOTED = ("bool", "char", "signed char", "unsigned char", "short", "unsigned short")
-
-
 def _arithmetic(left: str | None, right: str | None) -> str | None:
     """The type of ``left OP right`` for built-in arithmetic types (None otherwise)."""
-    if left is None or right is None:
+    if left is None or right is None or left not in SCALARS or right not in SCALARS:
         return None
-    sides = ["int" if t in _PROMOTED else t for t in (left, right)]
-    if not all(t in _RANKS for t in sides):
-        return None
-    return min(sides, key=_RANKS.index)
+    return common(left, right)
 
 
 _NAMED_CASTS = ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast", "bit_cast")
@@ -735,21 +716,6 @@ def _named_cast_type(ctx: Context, call: tree_sitter.Node) -> str | None:
     arguments = function.child_by_field_name("arguments")
     targets = arguments.named_children if arguments is not None else []
     return normalized(ctx.node_text(targets[0])) if len(targets) == 1 else None
-
-
-def _literal_type(text: str) -> str | None:
-    integer = _INT_LITERAL.match(text)
-    if integer is not None:
-        suffix = integer.group(1).lower()
-        unsigned = "u" in suffix
-        longs = suffix.count("l")
-        base = {0: "int", 1: "long", 2: "long long"}[min(longs, 2)]
-        return f"unsigned {base}" if unsigned else base
-    floating = _FLOAT_LITERAL.match(text)
-    if floating is not None and ("." in text or "e" in text.lower()):
-        suffix = floating.group(1).lower()
-        return "float" if suffix == "f" else "double"
-    return None
 
 
 def _declared_type(ctx: Context, declared: Declared) -> str | None:

@@ -40,6 +40,7 @@ from hipify_py.engine.words import occurrences
 from hipify_py.rules.call_args import declaration_of, declarator_tokens, declared_tokens
 from hipify_py.rules.device_code import call_naming, device_bodies
 from hipify_py.rules.rule import Example, Rule, alongside
+from hipify_py.rules.scalar_types import FLOATS, INTEGERS, common, literal_type, promoted
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "device_overloads.yaml"
 
@@ -105,19 +106,6 @@ def overloads(path: Path = DATA_FILE) -> Overloads:
 #
 # The argument types the table knows, each spelled one way.
 
-INTEGERS = (
-    "char",
-    "short",
-    "int",
-    "unsigned int",
-    "long",
-    "unsigned long",
-    "long long",
-    "unsigned long long",
-)
-_RANK = {"int": 1, "unsigned int": 1, "long": 2, "unsigned long": 2}
-_RANK |= {"long long": 3, "unsigned long long": 3}
-_FLOATS = ("float", "double")
 _SPELLED = {
     "signed": "int",
     "signed int": "int",
@@ -161,76 +149,8 @@ def normalized(words: list[str]) -> str | None:
     kept = [w for w in words if w not in _QUALIFIERS]
     text = " ".join(kept)
     text = _SPELLED.get(text, text)
-    known = (*INTEGERS, *_FLOATS, "__half", "bool", "signed char", "unsigned char")
+    known = (*INTEGERS, *FLOATS, "__half", "bool", "signed char", "unsigned char")
     return text if text in known or text == "unsigned short" else None
-
-
-def promoted(kind: str) -> str:
-    """The integer promotion: bool, chars and shorts become int."""
-    if kind in ("bool", "char", "signed char", "unsigned char", "short", "unsigned short"):
-        return "int"
-    return kind
-
-
-def common(left: str, right: str) -> str | None:
-    """The usual arithmetic conversions (LP64: long is 64 bits)."""
-    if "__half" in (left, right):
-        return None
-    for kind in ("double", "float"):
-        if kind in (left, right):
-            return kind
-    a, b = promoted(left), promoted(right)
-    if a == b:
-        return a
-    a_unsigned, b_unsigned = a.startswith("unsigned"), b.startswith("unsigned")
-    if a_unsigned == b_unsigned:
-        return a if _RANK[a] >= _RANK[b] else b
-    unsigned, signed = (a, b) if a_unsigned else (b, a)
-    if _RANK[unsigned] >= _RANK[signed]:
-        return unsigned
-    if _RANK[signed] > _RANK[unsigned] and not (
-        _RANK[signed] >= 2 and _RANK[unsigned] >= 2  # long vs unsigned long long: same width
-    ):
-        return signed
-    return "unsigned " + signed
-
-
-_INTEGER_LITERAL = re.compile(r"(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9][0-9']*)([uUlL]*)\Z")
-_FLOAT_LITERAL = re.compile(
-    r"(?:0[xX][0-9a-fA-F.']+[pP][+-]?[0-9']+|[0-9.][0-9.']*(?:[eE][+-]?[0-9']+)?)([fFlL]?)\Z"
-)
-
-
-def literal_type(text: str) -> str | None:
-    """The type of a number literal (C++: the first of int, long, long long
-    its value fits, with unsigned ones between for hexadecimal, octal and
-    binary literals, and from a ``u`` suffix on)."""
-    found = _INTEGER_LITERAL.match(text)
-    if found is not None:
-        digits, suffix = found.group(1).replace("'", ""), found.group(2).lower()
-        octal = digits.startswith("0") and digits.isdigit()
-        try:
-            value = int(digits, 8) if octal else int(digits, 0)
-        except ValueError:
-            return None
-        decimal = not octal and digits[:2].lower() not in ("0x", "0b")
-        longs = suffix.count("l")
-        candidates = [
-            (kind, bits)
-            for kind, bits in (("int", 31), ("long", 63), ("long long", 63))
-            if {"int": 0, "long": 1, "long long": 2}[kind] >= longs
-        ]
-        for kind, bits in candidates:
-            if "u" not in suffix and value < 1 << bits:
-                return kind
-            if ("u" in suffix or not decimal) and value < 1 << (bits + 1):
-                return "unsigned " + kind
-        return None
-    floating = _FLOAT_LITERAL.match(text)
-    if floating is not None and any(c in text for c in ".eEpP"):
-        suffix = floating.group(1).lower()
-        return "float" if suffix == "f" else None if suffix == "l" else "double"
-    return None
 
 
 _ARITHMETIC = frozenset({"+", "-", "*", "/", "%", "&", "|", "^"})
@@ -310,7 +230,7 @@ def expression_type(ctx: Context, node: tree_sitter.Node, depth: int = 0) -> str
         op = ctx.node_text(operator)
         a = expression_type(ctx, left, depth)
         if op in ("<<", ">>"):
-            return promoted(a) if a is not None and a not in _FLOATS else None
+            return promoted(a) if a is not None and a not in FLOATS else None
         if op not in _ARITHMETIC:
             return None
         b = expression_type(ctx, right, depth)

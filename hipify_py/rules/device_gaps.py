@@ -210,13 +210,15 @@ def _is_operator(key: str) -> bool:
 
 
 @cache
-def _operand_types() -> frozenset[str]:
-    """The base type names the operator and conversion gaps involve."""
+def _operand_types(release: str, mode: str) -> frozenset[str]:
+    """The base type names the operator and conversion gaps of one release
+    and mode involve (none: the walk over every expression is skipped)."""
     found: set[str] = set()
     for key, callee in gaps()[1].items():
         if _is_operator(key):
             for failing in callee.failing:
-                found.update(p.removesuffix(" *") for p in failing.params)
+                if release in (failing.hip if mode == "hip" else failing.compat):
+                    found.update(p.removesuffix(" *") for p in failing.params)
     return frozenset(found)
 
 
@@ -241,7 +243,7 @@ def run(ctx: Context) -> None:
     eligible = [r for r in releases if r <= ctx.target_hip[:2]]
     release = "{}.{}".format(*(eligible[-1] if eligible else releases[0]))
     mode = "compat" if ctx.options.compat else "hip"
-    operands = _operand_types()
+    operands = _operand_types(release, mode)
     if any(_spelled_in(ctx.text, t) for t in operands):
         _operators(ctx, callees, release, mode)
     names = _names()
@@ -286,7 +288,9 @@ def _operators(ctx: Context, callees: dict[str, Callee], release: str, mode: str
             continue
         key, operands, targs = found
         callee = callees.get(key)
-        if callee is None:
+        if callee is None or not any(
+            release in (f.hip if mode == "hip" else f.compat) for f in callee.failing
+        ):
             continue
         types = [type_of(ctx, o) for o in operands]
         if any(t is None for t in types):

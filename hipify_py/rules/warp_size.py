@@ -401,21 +401,15 @@ def _lane_math(ctx: Context) -> None:
             node = ctx.root.descendant_for_byte_range(match.start(2), match.end(2))
             if node is None or node.type != "number_literal":
                 continue
-            expression = node.parent
-            if expression is None or expression.type != "binary_expression":
-                continue
-            operator = expression.child_by_field_name("operator")
-            if (
-                operator is None
-                or operator.type != op
-                or expression.child_by_field_name("right") != node
-            ):
+            expression = _right_operand_of(node, op)
+            if expression is None:
                 continue
             text = " ".join(ctx.node_text(expression).split())
             on_thread_index = _left_has_thread_index(ctx, expression)
             fixable = on_thread_index and lane_count_use(ctx, expression)
             fixed = ctx.options.fix_warp_size and fixable
             if fixed:
+                operator = expression.child_by_field_name("operator")
                 assert operator is not None
                 left = expression.child_by_field_name("left")
                 if op == ">>" and left is not None and left.type not in _PRIMARY:
@@ -441,6 +435,17 @@ def _lane_math(ctx: Context) -> None:
             )
 
 
+def _right_operand_of(node: tree_sitter.Node, op: str) -> tree_sitter.Node | None:
+    """The ``x OP node`` binary expression whose right operand is ``node``, else None."""
+    expression = node.parent
+    if expression is None or expression.type != "binary_expression":
+        return None
+    operator = expression.child_by_field_name("operator")
+    if operator is None or operator.type != op or expression.child_by_field_name("right") != node:
+        return None
+    return expression
+
+
 def _named_lane_math(ctx: Context, start: int, end: int) -> None:
     """``threadIdx.x % LANES``, ``threadIdx.x & (W - 1)``, ``threadIdx.x >> SHIFT``
     where the file gives the name 32 (31, 5; rules/values.py): a constant,
@@ -453,15 +458,8 @@ def _named_lane_math(ctx: Context, start: int, end: int) -> None:
         node = ctx.root.descendant_for_byte_range(match.start(2), match.end(2))
         if node is None or node.start_byte != match.start(2) or node.end_byte != match.end(2):
             continue
-        expression = node.parent
-        if expression is None or expression.type != "binary_expression":
-            continue
-        operator = expression.child_by_field_name("operator")
-        if (
-            operator is None
-            or operator.type != op
-            or expression.child_by_field_name("right") != node
-        ):
+        expression = _right_operand_of(node, op)
+        if expression is None:
             continue
         if not _left_has_thread_index(ctx, expression) or not lane_count_use(ctx, expression):
             continue  # (a named 32 is also a tile's or a block's size: a lane count only)

@@ -86,7 +86,7 @@ def int_values(ctx: Context, text: str, at: int, depth: int = 0) -> frozenset[in
 
 def _int_values(ctx: Context, text: str, at: int, depth: int) -> frozenset[int]:
     text = _CASTS.sub(" ", text).strip()
-    while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+    while text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
         text = text[1:-1].strip()
     number = _NUMBER.match(text)
     if number is not None:
@@ -523,7 +523,8 @@ def _number(literal: str) -> int | None:
         return None
 
 
-def _balanced(text: str) -> bool:
+def balanced(text: str) -> bool:
+    """Do the parentheses of ``text`` pair up (never closing one not opened)?"""
     depth = 0
     for char in text:
         depth += char == "("

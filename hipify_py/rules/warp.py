@@ -54,7 +54,7 @@ from hipify_py.rules.device_code import (
 )
 from hipify_py.rules.identifiers import OWNED_BY_RULES, directive_in, scanner_of
 from hipify_py.rules.rule import Example, Rule, alongside
-from hipify_py.rules.values import leaf_texts
+from hipify_py.rules.values import balanced, leaf_texts
 from hipify_py.tables.cxx_words import narrow_integers, wide_integers
 
 # The diagnostic codes this rule reports (docs/diagnostics.md is generated from them).
@@ -376,13 +376,13 @@ def mask_kind(ctx: Context, text: str, at: int, depth: int = 0) -> str:
 def _mask(ctx: Context, text: str, at: int, depth: int = 0) -> tuple[str, Declared | None]:
     """The kind of a mask, and the declaration a mask that is one name refers to."""
     text = text.strip()
-    while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+    while text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
         text = text[1:-1].strip()
     cast = _CAST.match(text)
     if cast:
         return _mask(ctx, text[cast.end() :], at, depth)
     functional = _FUNCTIONAL_CAST.match(text)
-    if functional and _balanced(functional.group(1)):
+    if functional and balanced(functional.group(1)):
         return _mask(ctx, functional.group(1), at, depth)
     compact = text.replace(" ", "")
     if _FULL_64.match(compact):
@@ -405,16 +405,6 @@ def _mask(ctx: Context, text: str, at: int, depth: int = 0) -> tuple[str, Declar
             return ("full" if kind == "full64" else kind), found
         return "computed", found
     return "computed", None
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for ch in text:
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def _masked(ctx: Context, call: _Call, modern: bool) -> bool:
@@ -759,7 +749,7 @@ def _check_shuffle_type(ctx: Context, call: _Call) -> None:
         return
     start, end = call.args[index]
     value = ctx.text[start:end].strip()
-    while value.startswith("(") and value.endswith(")") and _balanced(value[1:-1]):
+    while value.startswith("(") and value.endswith(")") and balanced(value[1:-1]):
         value = value[1:-1].strip()
     element = re.fullmatch(r"\*?\s*([A-Za-z_]\w*)\s*(\[[^\[\]]*\])?", value)
     if element is None:
